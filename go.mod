@@ -1,0 +1,3 @@
+module github.com/puzzled/puzzled
+
+go 1.26.8

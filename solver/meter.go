@@ -1,0 +1,151 @@
+package solver
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Meter counts the nodes of one search and tells it when to stop and when
+// to checkpoint. Every kind uses one so budgets, cancellation and
+// checkpoints behave the same everywhere. A Meter is not safe for
+// concurrent use; a search owns it.
+//
+// Nodes and elapsed time continue across resumes: the envelope that
+// [Meter.Checkpoint] writes around the kind's payload records both.
+type Meter struct {
+	ctx     context.Context
+	opts    Options
+	start   time.Time
+	elapsed time.Duration // elapsed before this attempt (from Resume)
+	nodes   int64
+	payload []byte // kind payload from Resume, nil if fresh
+
+	lastCheckpoint time.Time
+	checkpoints    int
+	stopped        error // why Stop reported true, sticky
+}
+
+// ErrBudget is the stop reason when the node or time budget ran out.
+var ErrBudget = errors.New("budget exhausted")
+
+// checkIntervalMask makes Stop look at the clock and ctx only every 1024 nodes.
+const checkIntervalMask = 1<<10 - 1
+
+const envelopeMagic = "PZC1" // puzzled checkpoint, envelope version 1
+
+// NewMeter starts metering a search. If opts.Resume is set it must be an
+// envelope written by a Meter; the kind's own payload is then available
+// from [Meter.Resumed].
+func NewMeter(ctx context.Context, opts Options) (*Meter, error) {
+	m := &Meter{ctx: ctx, opts: opts, start: time.Now()}
+	m.lastCheckpoint = m.start
+	if opts.Resume != nil {
+		b := opts.Resume
+		if len(b) < len(envelopeMagic)+16 || string(b[:4]) != envelopeMagic {
+			return nil, fmt.Errorf("solver: resume blob is not a checkpoint envelope")
+		}
+		m.nodes = int64(binary.LittleEndian.Uint64(b[4:]))
+		m.elapsed = time.Duration(binary.LittleEndian.Uint64(b[12:]))
+		m.payload = b[20:]
+	}
+	return m, nil
+}
+
+// Resumed returns the kind's payload from the resume blob, or nil.
+func (m *Meter) Resumed() []byte { return m.payload }
+
+// Nodes is the number of nodes counted so far, across resumes.
+func (m *Meter) Nodes() int64 { return m.nodes }
+
+// Elapsed is the search time so far, across resumes.
+func (m *Meter) Elapsed() time.Duration { return m.elapsed + time.Since(m.start) }
+
+// Tick counts one node and reports whether the search must stop now
+// (budget exhausted or ctx done). Once it reports true it keeps doing so.
+func (m *Meter) Tick() bool {
+	m.nodes++
+	if m.stopped != nil {
+		return true
+	}
+	if b := m.opts.Budget.MaxNodes; b > 0 && m.nodes >= b {
+		m.stopped = ErrBudget
+		return true
+	}
+	if m.nodes&checkIntervalMask != 0 {
+		return false
+	}
+	return m.checkClock()
+}
+
+// Stopped reports whether the search must stop, checking the clock and ctx
+// now. Use it between expensive steps that are not nodes.
+func (m *Meter) Stopped() bool {
+	if m.stopped != nil {
+		return true
+	}
+	return m.checkClock()
+}
+
+func (m *Meter) checkClock() bool {
+	if err := m.ctx.Err(); err != nil {
+		m.stopped = err
+		return true
+	}
+	if b := m.opts.Budget.MaxMS; b > 0 && m.Elapsed() >= time.Duration(b)*time.Millisecond {
+		m.stopped = ErrBudget
+		return true
+	}
+	return false
+}
+
+// Err is why the search stopped: nil if it did not, [ErrBudget], or ctx's
+// error wrapped. Solve returns a non-nil error only for the ctx case.
+func (m *Meter) Err() error {
+	if m.stopped == nil || errors.Is(m.stopped, ErrBudget) {
+		return nil
+	}
+	return fmt.Errorf("solver: search interrupted: %w", m.stopped)
+}
+
+// StopReason is like Err but includes ErrBudget.
+func (m *Meter) StopReason() error { return m.stopped }
+
+// CheckpointDue reports whether a checkpoint should be written now.
+// It is cheap enough to call at every safe point.
+func (m *Meter) CheckpointDue() bool {
+	if m.opts.Checkpoint == nil || m.opts.CheckpointEvery <= 0 {
+		return false
+	}
+	return time.Since(m.lastCheckpoint) >= m.opts.CheckpointEvery
+}
+
+// Checkpoint wraps the kind's payload with the node count and elapsed time
+// and hands it to Options.Checkpoint. Callers check [Meter.CheckpointDue]
+// first, or call it unconditionally at a final safe point (e.g. on cancel).
+func (m *Meter) Checkpoint(payload []byte) {
+	if m.opts.Checkpoint == nil {
+		return
+	}
+	blob := make([]byte, 20, 20+len(payload))
+	copy(blob, envelopeMagic)
+	binary.LittleEndian.PutUint64(blob[4:], uint64(m.nodes))
+	binary.LittleEndian.PutUint64(blob[12:], uint64(m.Elapsed()))
+	blob = append(blob, payload...)
+	m.opts.Checkpoint(blob)
+	m.checkpoints++
+	m.lastCheckpoint = time.Now()
+}
+
+// Stats fills the common fields of Stats from the meter.
+func (m *Meter) Stats(depth int) Stats {
+	return Stats{
+		Nodes:       m.nodes,
+		Depth:       depth,
+		ElapsedMS:   m.Elapsed().Milliseconds(),
+		Checkpoints: m.checkpoints,
+		Resumed:     m.opts.Resume != nil,
+	}
+}
