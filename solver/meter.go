@@ -149,3 +149,12 @@ func (m *Meter) Stats(depth int) Stats {
 		Resumed:     m.opts.Resume != nil,
 	}
 }
+
+// CheckpointNodes reads the node count recorded in a checkpoint blob, for
+// progress reports; 0 if blob is not an envelope.
+func CheckpointNodes(blob []byte) int64 {
+	if len(blob) < 20 || string(blob[:4]) != envelopeMagic {
+		return 0
+	}
+	return int64(binary.LittleEndian.Uint64(blob[4:]))
+}

@@ -50,7 +50,8 @@ func (s *search) scanValue() bool {
 			if s.m.Tick() {
 				return false
 			}
-			s.stack = collapse(s.stack, s.a[s.pos])
+			s.stack = append(s.stack, 0)
+			s.stack = s.stack[:push(s.stack, len(s.stack)-1, s.a[s.pos])]
 		}
 		if s.pos == len(s.a) {
 			s.value = valleyValue(s.stack)
@@ -70,7 +71,7 @@ func (s *search) scanValue() bool {
 // At [i, j] with value cur, L is optimal iff a[i] − f(i+1, j) = cur;
 // otherwise R is, and f(i, j−1) = a[j] − cur.
 func (s *search) buildLine() bool {
-	var buf []int64
+	o := &lineOracle{a: s.a}
 	for s.phase == phaseLine {
 		if s.m.Tick() {
 			return false
@@ -81,9 +82,8 @@ func (s *search) buildLine() bool {
 			s.phase = phaseDone
 			break
 		}
-		var rest int64
-		rest, buf = gameValue(s.a[i+1:j+1], buf)
-		if s.a[i]-rest == s.cur {
+		lastR := len(s.line) > 0 && s.line[len(s.line)-1] == 'R'
+		if rest := o.restOfL(i, j, lastR); s.a[i]-rest == s.cur {
 			s.line = append(s.line, 'L')
 			s.i, s.cur = i+1, rest
 		} else {

@@ -1,18 +1,20 @@
 package twoends
 
-// collapse pushes v onto the reduction stack st and collapses while the top
-// three x, y, z satisfy x ≤ y ≥ z, replacing them by x − y + z.
-func collapse(st []int64, v int64) []int64 {
-	st = append(st, v)
-	for k := len(st); k >= 3; k = len(st) {
-		x, y, z := st[k-3], st[k-2], st[k-1]
-		if x > y || y < z {
+// push adds v to the reduction stack st[:k] and returns the new height.
+// While the top two x, y and the incoming z satisfy x ≤ y ≥ z, the three
+// collapse into x − y + z, which becomes the incoming value. st must have
+// room for one more value.
+func push(st []int64, k int, v int64) int {
+	for k >= 2 {
+		x, y := st[k-2], st[k-1]
+		if x > y || y < v {
 			break
 		}
-		st[k-3] = x - y + z
-		st = st[:k-2]
+		v = x - y + v
+		k -= 2
 	}
-	return st
+	st[k] = v
+	return k + 1
 }
 
 // valleyValue is the game value of a valley-shaped sequence (no interior
@@ -34,11 +36,15 @@ func valleyValue(st []int64) int64 {
 }
 
 // gameValue is the optimal value (mover − opponent) of a, in O(len(a)).
-// buf is scratch space and may be nil; the stack reuses it.
+// buf is scratch space and may be nil; it is returned, grown if needed.
 func gameValue(a []int64, buf []int64) (int64, []int64) {
-	st := buf[:0]
-	for _, v := range a {
-		st = collapse(st, v)
+	if cap(buf) < len(a) {
+		buf = make([]int64, len(a))
 	}
-	return valleyValue(st), st
+	st := buf[:len(a)]
+	k := 0
+	for _, v := range a {
+		k = push(st, k, v)
+	}
+	return valleyValue(st[:k]), buf
 }

@@ -1,0 +1,144 @@
+// Package queue owns puzzled's asynq side: the solve task type, the two
+// queues (interactive before bulk), enqueueing with one task id per job,
+// and the dispatcher that keeps Redis in step with PostgreSQL.
+//
+// PostgreSQL is the source of truth. A task carries only a job id; its
+// asynq task id is derived from the job id, so enqueueing the same job
+// twice while a task is live is a no-op, which makes the dispatcher's
+// re-enqueueing after a Redis loss safe.
+package queue
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hibiken/asynq"
+)
+
+// TypeSolve is the asynq task type of a solve job.
+const TypeSolve = "puzzled:solve"
+
+// Queue names, one per job priority.
+const (
+	Interactive = "interactive"
+	Bulk        = "bulk"
+)
+
+// Queues is the asynq server's queue configuration: with strict priority,
+// interactive tasks always go before bulk ones.
+var Queues = map[string]int{Interactive: 2, Bulk: 1}
+
+// ValidPriority reports whether p names a queue.
+func ValidPriority(p string) bool { return p == Interactive || p == Bulk }
+
+// Payload is the body of a solve task.
+type Payload struct {
+	JobID int64 `json:"job_id"`
+}
+
+// TaskID is the asynq task id of a job's task.
+func TaskID(jobID int64) string { return "job:" + strconv.FormatInt(jobID, 10) }
+
+// JobIDFromTask returns the job id a solve task carries.
+func JobIDFromTask(t *asynq.Task) (int64, error) {
+	var p Payload
+	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.JobID <= 0 {
+		return 0, fmt.Errorf("queue: bad solve payload %q: %w", t.Payload(), errors.Join(err, asynq.SkipRetry))
+	}
+	return p.JobID, nil
+}
+
+// TaskTimeout is the asynq timeout of a task whose solve budget is maxMS
+// (0 = the default budget): the budget plus room to load, verify and store.
+// It replaces asynq's 30-minute default so a stuck task is noticed.
+func TaskTimeout(maxMS int64) time.Duration {
+	if maxMS <= 0 {
+		maxMS = DefaultMaxMS
+	}
+	return time.Duration(maxMS)*time.Millisecond + 30*time.Second
+}
+
+// DefaultMaxMS is the time budget of a job that names none.
+const DefaultMaxMS = 60_000
+
+// maxRetry is asynq's retry count. PostgreSQL's attempts column is what
+// limits attempts (the worker fails the job when it is exhausted), so asynq
+// must never give up and archive a task first.
+const maxRetry = 1000
+
+// RetryDelay is the backoff between attempts: 1 s, 2 s, 4 s … capped at 30 s.
+func RetryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+	if n > 5 {
+		return 30 * time.Second
+	}
+	return time.Duration(1<<n) * time.Second
+}
+
+// RedisOpt turns an address ("host:port") or a URI ("redis://…",
+// "redis-sentinel://…", see asynq.ParseRedisURI) and a DB index into asynq's
+// connection options.
+func RedisOpt(addr string, db int) (asynq.RedisConnOpt, error) {
+	if strings.Contains(addr, "://") {
+		opt, err := asynq.ParseRedisURI(addr)
+		if err != nil {
+			return nil, fmt.Errorf("queue: redis address: %w", err)
+		}
+		return opt, nil
+	}
+	return asynq.RedisClientOpt{Addr: addr, DB: db}, nil
+}
+
+// Client enqueues solve tasks and cancels running ones.
+type Client struct {
+	client    *asynq.Client
+	inspector *asynq.Inspector
+}
+
+// NewClient connects to Redis.
+func NewClient(opt asynq.RedisConnOpt) *Client {
+	return &Client{client: asynq.NewClient(opt), inspector: asynq.NewInspector(opt)}
+}
+
+// Close closes the connections.
+func (c *Client) Close() error {
+	return errors.Join(c.client.Close(), c.inspector.Close())
+}
+
+// Ping checks that Redis answers.
+func (c *Client) Ping() error { return c.client.Ping() }
+
+// Inspector gives access to queue statistics.
+func (c *Client) Inspector() *asynq.Inspector { return c.inspector }
+
+// Enqueue hands a job to asynq. A job that already has a live task is left
+// as it is (alreadyLive reports it).
+func (c *Client) Enqueue(ctx context.Context, jobID int64, priority string, maxMS int64) (alreadyLive bool, err error) {
+	payload, _ := json.Marshal(Payload{JobID: jobID})
+	q := priority
+	if !ValidPriority(q) {
+		q = Bulk
+	}
+	_, err = c.client.EnqueueContext(ctx, asynq.NewTask(TypeSolve, payload),
+		asynq.Queue(q), asynq.TaskID(TaskID(jobID)), asynq.MaxRetry(maxRetry), asynq.Timeout(TaskTimeout(maxMS)))
+	if errors.Is(err, asynq.ErrTaskIDConflict) {
+		return true, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("queue: enqueue job %d: %w", jobID, err)
+	}
+	return false, nil
+}
+
+// Cancel asks the worker running a job's task to stop it (best effort; the
+// worker also watches the job's state in PostgreSQL).
+func (c *Client) Cancel(jobID int64) error {
+	if err := c.inspector.CancelProcessing(TaskID(jobID)); err != nil {
+		return fmt.Errorf("queue: cancel job %d: %w", jobID, err)
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+// Package sheep is the "sheep" puzzle kind: stacked tiles, a tray of
+// `slots` places (default 7), three tiles of a type in the tray vanish
+// (DESIGN.md §2.2).
+//
+// # Formats
+//
+// Parse reads the native format
+//
+//	{"kind":"sheep","slots":7,"tile_size":8,
+//	 "tiles":[{"id":"1-12-12","type":3,"x":12,"y":12,"layer":1}, ...]}
+//
+// where tiles carry either geometry (x, y, layer; A covers B iff A.layer >
+// B.layer and their squares overlap with positive area) or explicit
+// "covers" lists (an acyclic graph; geometry is then not used), and the
+// community level files (widthNum, heightNum, levelKey, blockTypeData,
+// levelData with rolNum/rowNum/layerNum/moldType tiles, tile size 8). The
+// canonical form is the native one with tiles sorted by id, so both formats
+// of one level hash the same.
+//
+// # Results
+//
+// Plan is the array of tile ids in click order. Details holds "tiles" (the
+// number of tiles) and "cleared" (tiles that vanished along Plan). Solved
+// plans clear every tile; unknown and exhaustive-unsolvable results carry
+// the best partial line found (most tiles cleared, never a losing click).
+// Unsolvable results say how in Proof: "precheck:type-count",
+// "precheck:slots" or "exhaustive".
+//
+// # Limits
+//
+// At most [MaxTiles] tiles, [MaxTypes] distinct types, type values in
+// [0, [MaxTypeValue]] (community files: [1, MaxTypeValue]), ids of 1 to
+// [MaxIDLen] bytes, slots in [1, [MaxSlots]], tile_size in [1,
+// [MaxTileSize]], coordinates in [0, [MaxCoord]], layers in [0, [MaxLayer]].
+// These keep parsing O(tiles²) and one search node O(tiles).
+//
+// # Search
+//
+// [Kind.Solve] is an exact depth-first search: clickability is kept with a
+// covered-by counter per tile (undo on backtrack), a transposition table
+// keyed on the exact set of removed tiles (the tray is determined by it)
+// stores proven-dead states, clickable tiles of one type whose covered sets
+// are included in another's are skipped (a proven dominance), and moves are
+// ordered by a look-ahead score. Checkpoints hold the DFS path as move
+// indices; the transposition table is rebuilt on resume.
+package sheep
+
+import (
+	"context"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// Limits enforced by Parse.
+const (
+	MaxTiles     = 1000
+	MaxTypes     = 64
+	MaxTypeValue = 1_000_000
+	MaxIDLen     = 64
+	MaxSlots     = 32
+	MaxTileSize  = 1000
+	MaxCoord     = 100_000
+	MaxLayer     = 10_000
+
+	// DefaultSlots and DefaultTileSize apply when the native format omits them.
+	DefaultSlots    = 7
+	DefaultTileSize = 8
+)
+
+// Name is the kind's registered name.
+const Name = "sheep"
+
+type kind struct{}
+
+// New returns the sheep kind.
+func New() solver.Kind { return kind{} }
+
+func (kind) Name() string    { return Name }
+func (kind) Version() string { return "sheep/1" }
+
+func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
+
+func (kind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options) (solver.Result, error) {
+	l, err := asLevel(lvl)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return Solve(ctx, l, opts)
+}
+
+func (kind) Verify(lvl solver.Level, res solver.Result) error {
+	l, err := asLevel(lvl)
+	if err != nil {
+		return err
+	}
+	return Verify(l, res)
+}

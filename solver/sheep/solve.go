@@ -1,0 +1,69 @@
+package sheep
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// Solve decides l exactly: solved with a plan, unsolvable with a proof, or
+// unknown when the budget or ctx ran out (then Plan is the best partial
+// line). On ctx cancellation the partial result comes with an error
+// wrapping ctx.Err().
+func Solve(ctx context.Context, l *Level, opts solver.Options) (solver.Result, error) {
+	m, err := solver.NewMeter(ctx, opts)
+	if err != nil {
+		return solver.Result{}, err
+	}
+	if name := precheckFail(l); name != "" {
+		return finish(l, m, solver.Unsolvable, "precheck:"+name, nil)
+	}
+	s := newSearch(l, m)
+	if p := m.Resumed(); p != nil {
+		if err := s.resume(p); err != nil {
+			return solver.Result{}, err
+		}
+	}
+	switch s.run() {
+	case outSolved:
+		return finish(l, m, solver.Solved, "", s.path)
+	case outExhausted:
+		return finish(l, m, solver.Unsolvable, "exhaustive", s.best)
+	}
+	m.Checkpoint(s.encode())
+	res, err := finish(l, m, solver.Unknown, "", s.best)
+	if err != nil {
+		return res, err
+	}
+	return res, m.Err()
+}
+
+// finish builds the result, replaying its plan first: a plan that does not
+// replay to what the result claims is a solver bug and fails loudly.
+func finish(l *Level, m *solver.Meter, v solver.Verdict, proof string, line []int32) (solver.Result, error) {
+	ids := make([]string, len(line))
+	for k, i := range line {
+		ids[k] = l.tiles[i].ID
+	}
+	plan, err := json.Marshal(ids)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("sheep: encoding plan: %w", err)
+	}
+	o, err := replay(l, line)
+	if err != nil {
+		return solver.Result{}, fmt.Errorf("sheep: solver bug: own plan does not replay: %w", err)
+	}
+	res := solver.Result{
+		Verdict: v,
+		Proof:   proof,
+		Plan:    plan,
+		Details: map[string]any{"tiles": len(l.tiles), "cleared": o.Cleared},
+		Stats:   m.Stats(len(line)),
+	}
+	if err := Verify(l, res); err != nil {
+		return solver.Result{}, fmt.Errorf("sheep: solver bug: %w", err)
+	}
+	return res, nil
+}

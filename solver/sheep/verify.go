@@ -1,0 +1,111 @@
+package sheep
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// Verify replays res.Plan and checks every claim of res: a solved plan
+// clears every tile; an unknown or unsolvable plan is a never-losing
+// partial line; details match the replay; an unsolvable precheck proof
+// names a precheck that rejects the level, and no plan wins.
+func Verify(l *Level, res solver.Result) error {
+	var plan []string
+	if len(res.Plan) > 0 {
+		if err := json.Unmarshal(res.Plan, &plan); err != nil {
+			return fmt.Errorf("sheep: plan is not an array of tile ids: %w", err)
+		}
+	}
+	o, err := Replay(l, plan)
+	if err != nil {
+		return err
+	}
+	if res.Value != nil || res.Optimal {
+		return fmt.Errorf("sheep: results carry no value and no optimality claim")
+	}
+	if err := checkDetails(l, res.Details, o.Cleared); err != nil {
+		return err
+	}
+	switch res.Verdict {
+	case solver.Solved:
+		if !o.Won {
+			return fmt.Errorf("sheep: solved plan ends with %d of %d tiles cleared (lost: %t)", o.Cleared, len(l.tiles), o.Lost)
+		}
+		if res.Proof != "" {
+			return fmt.Errorf("sheep: solved result with proof %q", res.Proof)
+		}
+		return nil
+	case solver.Unsolvable, solver.Unknown:
+		if o.Lost || o.Won {
+			return fmt.Errorf("sheep: %s result's partial line must neither lose nor win (lost %t, won %t)", res.Verdict, o.Lost, o.Won)
+		}
+		if res.Verdict == solver.Unknown {
+			if res.Proof != "" {
+				return fmt.Errorf("sheep: unknown result with proof %q", res.Proof)
+			}
+			return nil
+		}
+		return checkProof(l, res.Proof, len(plan))
+	}
+	return fmt.Errorf("sheep: unknown verdict %q", res.Verdict)
+}
+
+func checkProof(l *Level, proof string, planLen int) error {
+	if proof == "exhaustive" {
+		if precheckFail(l) != "" {
+			return fmt.Errorf("sheep: exhaustive proof for a level a precheck rejects")
+		}
+		return nil
+	}
+	name, ok := strings.CutPrefix(proof, "precheck:")
+	if !ok {
+		return fmt.Errorf("sheep: unsolvable result with unknown proof %q", proof)
+	}
+	for _, p := range prechecks {
+		if p.name == name {
+			if !p.dead(l) {
+				return fmt.Errorf("sheep: precheck %q does not reject this level", name)
+			}
+			if planLen != 0 {
+				return fmt.Errorf("sheep: precheck result with a plan")
+			}
+			return nil
+		}
+	}
+	return fmt.Errorf("sheep: unknown precheck %q", name)
+}
+
+// checkDetails accepts the result's numbers as Go ints or as float64 (a
+// result read back from JSON).
+func checkDetails(l *Level, d map[string]any, cleared int) error {
+	if len(d) != 2 {
+		return fmt.Errorf("sheep: details must hold exactly tiles and cleared, got %v", d)
+	}
+	if v, ok := asInt(d["tiles"]); !ok || v != len(l.tiles) {
+		return fmt.Errorf("sheep: details.tiles = %v, level has %d", d["tiles"], len(l.tiles))
+	}
+	if v, ok := asInt(d["cleared"]); !ok || v != cleared {
+		return fmt.Errorf("sheep: details.cleared = %v, plan clears %d", d["cleared"], cleared)
+	}
+	return nil
+}
+
+func asInt(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case float64:
+		if x == float64(int(x)) {
+			return int(x), true
+		}
+	case json.Number:
+		n, err := x.Int64()
+		return int(n), err == nil
+	}
+	return 0, false
+}

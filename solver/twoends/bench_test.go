@@ -1,0 +1,87 @@
+package twoends
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// dpValue is the textbook interval DP with one rolling row: O(n²) time,
+// O(n) memory. The value baseline.
+func dpValue(a []int64) int64 {
+	n := len(a)
+	row := append([]int64(nil), a...) // row[i] = f(i, i+len-1)
+	for length := 2; length <= n; length++ {
+		for i := 0; i+length-1 < n; i++ {
+			j := i + length - 1
+			row[i] = max(a[i]-row[i+1], a[j]-row[i])
+		}
+	}
+	return row[0]
+}
+
+func benchValues(n int) []int64 {
+	r := rand.New(rand.NewPCG(uint64(n), 5))
+	return randomValues(r, n, 0, 10_000_000)
+}
+
+// BenchmarkValue: the linear-time value against the DP baseline at the
+// same n, and alone at n = 10^7.
+func BenchmarkValue(b *testing.B) {
+	for _, n := range []int{20_000, 10_000_000} {
+		a := benchValues(n)
+		l := mustLevel(b, a)
+		b.Run(fmt.Sprintf("fast/n=%d", n), func(b *testing.B) {
+			opts := solver.Options{}
+			for b.Loop() {
+				// Above the line limit Solve computes the value only.
+				if n <= LineLimit {
+					if v, _ := gameValue(a, nil); v == 0 {
+						b.Fatal("zero")
+					}
+					continue
+				}
+				if _, err := New().Solve(context.Background(), l, opts); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		if n <= 20_000 {
+			b.Run(fmt.Sprintf("dp/n=%d", n), func(b *testing.B) {
+				for b.Loop() {
+					dpValue(a)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLine: the whole Solve (value and line) against the full-table
+// DP, at the largest n the table fits comfortably (4,000: 128 MB), and
+// alone at the line limit.
+func BenchmarkLine(b *testing.B) {
+	for _, n := range []int{4_000, LineLimit} {
+		a := benchValues(n)
+		l := mustLevel(b, a)
+		b.Run(fmt.Sprintf("fast/n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := New().Solve(context.Background(), l, solver.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		if n <= 4_000 {
+			b.Run(fmt.Sprintf("dp/n=%d", n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					tab := dpTable(a)
+					dpLine(a, tab)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package store
+
+import (
+	"context"
+	"fmt"
+)
+
+// SaveCheckpoint overwrites the job's checkpoint with a newer one. It
+// writes nothing when the job is no longer running or seq is not newer
+// than the stored one (a stale attempt must not overwrite a newer state),
+// and reports whether it wrote.
+func (s *Store) SaveCheckpoint(ctx context.Context, jobID int64, seq int32, nodes int64, blob []byte) (bool, error) {
+	tag, err := s.pool.Exec(ctx, `
+		INSERT INTO checkpoints (job_id, seq, nodes, blob)
+		SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND state = 'running')
+		ON CONFLICT (job_id) DO UPDATE SET seq = excluded.seq, nodes = excluded.nodes,
+			blob = excluded.blob, updated_at = now()
+		WHERE checkpoints.seq < excluded.seq`, jobID, seq, nodes, blob)
+	if err != nil {
+		return false, fmt.Errorf("store: save checkpoint of job %d: %w", jobID, err)
+	}
+	return tag.RowsAffected() == 1, nil
+}

@@ -1,0 +1,51 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// LiveJob is a job the dispatcher must make sure asynq carries.
+type LiveJob struct {
+	ID       int64
+	Priority string
+	MaxMS    int64
+}
+
+// ClaimLiveJobs returns up to limit queued or running jobs that were never
+// handed to asynq, or last checked before staleBefore, and stamps them as
+// checked now. Rows are claimed with SKIP LOCKED, so several dispatchers
+// (one per worker process) share the work without overlap.
+func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit int) ([]LiveJob, error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH c AS (
+			SELECT id FROM jobs
+			WHERE state IN ('queued', 'running') AND dup_of IS NULL
+				AND (enqueued_at IS NULL OR enqueued_at < $1)
+			ORDER BY enqueued_at NULLS FIRST, id
+			LIMIT $2
+			FOR UPDATE SKIP LOCKED
+		)
+		UPDATE jobs j SET enqueued_at = now() FROM c WHERE j.id = c.id
+		RETURNING j.id, j.priority, coalesce(j.max_ms, 0)`, staleBefore, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: claim live jobs: %w", err)
+	}
+	jobs, err := pgx.CollectRows(rows, pgx.RowToStructByPos[LiveJob])
+	if err != nil {
+		return nil, fmt.Errorf("store: claim live jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// MarkEnqueued records that a job's task was just handed to asynq, so the
+// dispatcher leaves it alone until it goes stale.
+func (s *Store) MarkEnqueued(ctx context.Context, id int64) error {
+	if _, err := s.pool.Exec(ctx, `UPDATE jobs SET enqueued_at = now() WHERE id = $1`, id); err != nil {
+		return fmt.Errorf("store: mark enqueued: %w", err)
+	}
+	return nil
+}

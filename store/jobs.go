@@ -1,0 +1,321 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// Job states, as in DESIGN.md §4: queued → running → done | failed | canceled.
+const (
+	StateQueued   = "queued"
+	StateRunning  = "running"
+	StateDone     = "done"
+	StateFailed   = "failed"
+	StateCanceled = "canceled"
+)
+
+// ErrNotRunnable is returned by StartJob for a job that is final (done,
+// failed, canceled) or does not exist: its task must not run.
+var ErrNotRunnable = errors.New("job is not runnable")
+
+// Job is a job with its result and progress, as the API shows it.
+type Job struct {
+	ID          int64           `json:"id"`
+	BatchID     *int64          `json:"batch_id,omitempty"`
+	Seq         *int32          `json:"seq,omitempty"`
+	LevelHash   string          `json:"level_hash"`
+	Kind        string          `json:"kind"`
+	State       string          `json:"state"`
+	Priority    string          `json:"priority"`
+	Budget      solver.Budget   `json:"budget"`
+	Labels      json.RawMessage `json:"labels,omitempty"`
+	Attempts    int32           `json:"attempts"`
+	MaxAttempts int32           `json:"max_attempts"`
+	Cached      bool            `json:"cached"`
+	Error       *string         `json:"error,omitempty"`
+	CreatedAt   time.Time       `json:"created_at"`
+	StartedAt   *time.Time      `json:"started_at,omitempty"`
+	FinishedAt  *time.Time      `json:"finished_at,omitempty"`
+	Progress    *Progress       `json:"progress,omitempty"`
+	Result      *Result         `json:"result,omitempty"`
+}
+
+// Progress is what the last checkpoint of a running job says.
+type Progress struct {
+	Nodes          int64     `json:"nodes"`
+	Checkpoints    int32     `json:"checkpoints"`
+	LastCheckpoint time.Time `json:"last_checkpoint"`
+}
+
+// JobParams are the arguments of CreateJob.
+type JobParams struct {
+	Level         Level
+	Priority      string
+	Budget        solver.Budget
+	Labels        json.RawMessage
+	MaxAttempts   int
+	SolverVersion string // a definitive result of this version completes the job at once
+}
+
+// CreateJob stores the level (once per hash) and a job for it. When the
+// level already has a definitive result from the same solver version, the
+// job is created done and cached, with a copy of that result.
+func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
+	var id int64
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body) VALUES ($1, $2, $3)
+			ON CONFLICT (hash) DO NOTHING`, p.Level.Hash, p.Level.Kind, string(p.Level.Body)); err != nil {
+			return fmt.Errorf("insert level: %w", err)
+		}
+		var src *int64
+		err := tx.QueryRow(ctx, `SELECT job_id FROM results
+			WHERE level_hash = $1 AND solver_version = $2 AND verdict IN ('solved', 'unsolvable')
+			ORDER BY job_id LIMIT 1`, p.Level.Hash, p.SolverVersion).Scan(&src)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return fmt.Errorf("find cached result: %w", err)
+		}
+		err = tx.QueryRow(ctx, `INSERT INTO jobs
+			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7,
+				CASE WHEN $8 THEN 'done'::job_state ELSE 'queued' END, $8, CASE WHEN $8 THEN now() END)
+			RETURNING id`,
+			p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
+			nullJSON(p.Labels), p.MaxAttempts, src != nil).Scan(&id)
+		if err != nil {
+			return fmt.Errorf("insert job: %w", err)
+		}
+		if src != nil {
+			if _, err := tx.Exec(ctx, copyResultSQL+` WHERE r.job_id = $2`, id, *src); err != nil {
+				return fmt.Errorf("copy cached result: %w", err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Job{}, fmt.Errorf("store: create job: %w", err)
+	}
+	return s.GetJob(ctx, id)
+}
+
+// copyResultSQL copies result r to job $1; the caller appends the WHERE.
+const copyResultSQL = `INSERT INTO results
+	(job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+	SELECT $1, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
+	FROM results r`
+
+// GetJob returns a job with its result and progress.
+func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
+	var j Job
+	var res resultRow
+	var maxNodes, maxMS *int64
+	var progNodes *int64
+	var progSeq *int32
+	var progAt *time.Time
+	err := s.pool.QueryRow(ctx, `
+		SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state, j.priority, j.max_nodes, j.max_ms,
+			j.labels, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
+			c.nodes, c.seq, c.updated_at, `+resultColumns("r")+`
+		FROM jobs j
+		LEFT JOIN checkpoints c ON c.job_id = j.id
+		LEFT JOIN results r ON r.job_id = j.id
+		WHERE j.id = $1`, id).Scan(append([]any{&j.ID, &j.BatchID, &j.Seq, &j.LevelHash, &j.Kind, &j.State,
+		&j.Priority, &maxNodes, &maxMS, &j.Labels, &j.Attempts, &j.MaxAttempts, &j.Cached, &j.Error,
+		&j.CreatedAt, &j.StartedAt, &j.FinishedAt, &progNodes, &progSeq, &progAt}, res.dest()...)...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Job{}, fmt.Errorf("job %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("store: get job: %w", err)
+	}
+	j.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
+	if progNodes != nil {
+		j.Progress = &Progress{Nodes: *progNodes, Checkpoints: *progSeq, LastCheckpoint: *progAt}
+	}
+	j.Result = res.result()
+	return j, nil
+}
+
+// RunnableJob is what a worker needs to run a job.
+type RunnableJob struct {
+	ID          int64
+	Kind        string
+	Body        []byte
+	Budget      solver.Budget
+	Attempts    int32 // including this one
+	MaxAttempts int32
+	Checkpoint  []byte // last checkpoint blob, nil if none
+	CheckSeq    int32
+}
+
+// StartJob marks a queued or running job running, counts the attempt and
+// returns the level and last checkpoint. A job in a final state gives
+// ErrNotRunnable: a retry or duplicate task must not run it again.
+func (s *Store) StartJob(ctx context.Context, id int64) (RunnableJob, error) {
+	r := RunnableJob{ID: id}
+	var maxNodes, maxMS *int64
+	var seq *int32
+	err := s.pool.QueryRow(ctx, `
+		WITH j AS (
+			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
+			WHERE id = $1 AND state IN ('queued', 'running')
+			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts
+		)
+		SELECT j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq
+		FROM j JOIN levels l ON l.hash = j.level_hash
+		LEFT JOIN checkpoints c ON c.job_id = j.id`, id).
+		Scan(&r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return RunnableJob{}, fmt.Errorf("job %d: %w", id, ErrNotRunnable)
+	}
+	if err != nil {
+		return RunnableJob{}, fmt.Errorf("store: start job: %w", err)
+	}
+	r.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
+	if seq != nil {
+		r.CheckSeq = *seq
+	}
+	return r, nil
+}
+
+// FinishJob stores the result of a running job and marks it done, in one
+// statement. It reports false, writing nothing, when the job is no longer
+// running (finished by a duplicate task, or canceled): results are written
+// at most once. Later copies of the level in the same batch (dup_of) are
+// completed from a definitive result, or released to run on their own.
+//
+// The write uses synchronous_commit off: a result lost in a crash leaves
+// the job queued/running, and the reconciler runs it again.
+func (s *Store) FinishJob(ctx context.Context, id int64, solverVersion string, res solver.Result) (bool, error) {
+	a, err := newResultArgs(res)
+	if err != nil {
+		return false, err
+	}
+	var n int
+	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `
+		WITH j AS (
+			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL
+			WHERE id = $1 AND state = 'running'
+			RETURNING id, level_hash
+		), r AS (
+			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+			SELECT id, level_hash, $2, $3, $4, $5, $6, $7, $8, $9 FROM j
+			ON CONFLICT (job_id) DO NOTHING
+		), d AS (
+			UPDATE jobs SET dup_of = NULL,
+				state = CASE WHEN $10 THEN 'done'::job_state ELSE state END,
+				cached = $10,
+				finished_at = CASE WHEN $10 THEN now() END
+			WHERE dup_of = $1 AND state = 'queued' AND EXISTS (SELECT 1 FROM j)
+			RETURNING id, level_hash
+		), dr AS (
+			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+			SELECT id, level_hash, $2, $3, $4, $5, $6, $7, $8, $9 FROM d WHERE $10
+			ON CONFLICT (job_id) DO NOTHING
+		)
+		SELECT count(*) FROM j`, id, solverVersion, a.verdict, a.value, a.optimal, a.proof, a.plan, a.details,
+			a.stats, res.Verdict.Definitive()).Scan(&n)
+	})
+	if err != nil {
+		return false, fmt.Errorf("store: finish job %d: %w", id, err)
+	}
+	return n == 1, nil
+}
+
+// FailJob records err on a running job. When final, the job ends failed and
+// its waiting duplicates are released to run on their own; otherwise it
+// stays running for asynq's retry.
+func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) error {
+	_, err := s.pool.Exec(ctx, `
+		WITH j AS (
+			UPDATE jobs SET error = $2,
+				state = CASE WHEN $3 THEN 'failed'::job_state ELSE state END,
+				finished_at = CASE WHEN $3 THEN now() END
+			WHERE id = $1 AND state IN ('queued', 'running')
+			RETURNING id
+		)
+		UPDATE jobs SET dup_of = NULL WHERE $3 AND dup_of IN (SELECT id FROM j)`, id, msg, final)
+	if err != nil {
+		return fmt.Errorf("store: fail job %d: %w", id, err)
+	}
+	return nil
+}
+
+// CancelJob cancels a queued or running job. It returns the job's state
+// afterwards; canceling a final job changes nothing.
+func (s *Store) CancelJob(ctx context.Context, id int64) (string, error) {
+	var state string
+	err := s.pool.QueryRow(ctx, `
+		WITH j AS (
+			UPDATE jobs SET state = 'canceled', finished_at = now()
+			WHERE id = $1 AND state IN ('queued', 'running')
+			RETURNING id
+		), d AS (
+			UPDATE jobs SET dup_of = NULL WHERE dup_of IN (SELECT id FROM j)
+		)
+		SELECT CASE WHEN EXISTS (SELECT 1 FROM j) THEN 'canceled' ELSE state::text END
+		FROM jobs WHERE id = $1`, id).Scan(&state)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("job %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: cancel job %d: %w", id, err)
+	}
+	return state, nil
+}
+
+// JobState returns the state of a job.
+func (s *Store) JobState(ctx context.Context, id int64) (string, error) {
+	var state string
+	err := s.pool.QueryRow(ctx, `SELECT state FROM jobs WHERE id = $1`, id).Scan(&state)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", fmt.Errorf("job %d: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: job state: %w", err)
+	}
+	return state, nil
+}
+
+// RequeueJob hands a running job back (graceful shutdown): it becomes
+// queued, and the attempt that was interrupted on purpose is not counted.
+func (s *Store) RequeueJob(ctx context.Context, id int64) error {
+	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL
+		WHERE id = $1 AND state = 'running'`, id)
+	if err != nil {
+		return fmt.Errorf("store: requeue job %d: %w", id, err)
+	}
+	return nil
+}
+
+func nullIfZero(v int64) *int64 {
+	if v == 0 {
+		return nil
+	}
+	return &v
+}
+
+func zeroIfNull(v *int64) int64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
+func nullJSON(b json.RawMessage) *string {
+	if len(b) == 0 || string(b) == "null" {
+		return nil
+	}
+	s := string(b)
+	return &s
+}

@@ -1,0 +1,48 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Level is a parsed level as stored: its canonical JSON and the SHA-256 of it.
+type Level struct {
+	Hash string          `json:"hash"`
+	Kind string          `json:"kind"`
+	Body json.RawMessage `json:"level"`
+}
+
+// LevelResult is a stored level and its newest definitive result, if any.
+type LevelResult struct {
+	Level
+	Result *Result `json:"result"`
+}
+
+// GetLevel returns the level with the given hash and its newest definitive
+// (solved or unsolvable) result.
+func (s *Store) GetLevel(ctx context.Context, hash string) (LevelResult, error) {
+	var lr LevelResult
+	var res resultRow
+	err := s.pool.QueryRow(ctx, `
+		SELECT l.hash, l.kind, l.body, `+resultColumns("r")+`
+		FROM levels l
+		LEFT JOIN LATERAL (
+			SELECT * FROM results
+			WHERE level_hash = l.hash AND verdict IN ('solved', 'unsolvable')
+			ORDER BY created_at DESC, job_id DESC LIMIT 1
+		) r ON true
+		WHERE l.hash = $1`, hash).
+		Scan(append([]any{&lr.Hash, &lr.Kind, &lr.Body}, res.dest()...)...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return LevelResult{}, fmt.Errorf("level %s: %w", hash, ErrNotFound)
+	}
+	if err != nil {
+		return LevelResult{}, fmt.Errorf("store: get level: %w", err)
+	}
+	lr.Result = res.result()
+	return lr, nil
+}

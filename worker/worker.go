@@ -1,0 +1,199 @@
+// Package worker runs solve jobs: the asynq handler loads a job from
+// PostgreSQL, runs its kind's solver with the job's budget, checkpoints
+// and cancellation, replays the plan through the kind's simulator, and
+// stores the result and the job's new state in one statement.
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
+)
+
+// Config configures a Worker.
+type Config struct {
+	Store    *store.Store
+	Registry *solver.Registry
+	Logger   *slog.Logger
+	// CheckpointEvery is the least time between two checkpoints of a search
+	// (default 5 s).
+	CheckpointEvery time.Duration
+	// CancelPoll is how often a running job's state is checked for a cancel
+	// (default 500 ms).
+	CancelPoll time.Duration
+	// Observer, if set, is told about every finished solve (metrics).
+	Observer Observer
+}
+
+// Observer receives events for metrics.
+type Observer interface {
+	Solved(kind string, verdict solver.Verdict, elapsed time.Duration, nodes int64)
+	Checkpointed(kind string)
+}
+
+// Worker handles solve tasks.
+type Worker struct {
+	cfg Config
+	// stopping is closed when the process shuts down: running searches
+	// stop at once and their jobs are handed back (see Shutdown).
+	stopping chan struct{}
+}
+
+// New returns a Worker with defaults filled.
+func New(cfg Config) *Worker {
+	if cfg.CheckpointEvery <= 0 {
+		cfg.CheckpointEvery = 5 * time.Second
+	}
+	if cfg.CancelPoll <= 0 {
+		cfg.CancelPoll = 500 * time.Millisecond
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Worker{cfg: cfg, stopping: make(chan struct{})}
+}
+
+// Shutdown makes every running search stop; their jobs keep their last
+// checkpoint and are handed back to the queue for another worker.
+func (w *Worker) Shutdown() { close(w.stopping) }
+
+// errHandedBack makes asynq put the task back for a retry after a shutdown.
+var errHandedBack = errors.New("worker: shutting down, job handed back")
+
+// HandleSolve is the asynq handler of queue.TypeSolve.
+func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
+	id, err := queue.JobIDFromTask(t)
+	if err != nil {
+		return err
+	}
+	log := w.cfg.Logger.With(slog.Int64("job_id", id))
+	job, err := w.cfg.Store.StartJob(ctx, id)
+	if errors.Is(err, store.ErrNotRunnable) {
+		log.Debug("task for a finished or canceled job dropped")
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	log = log.With(slog.String("kind", job.Kind), slog.Int("attempt", int(job.Attempts)))
+	if job.Attempts > job.MaxAttempts {
+		log.Warn("job failed: attempts exhausted")
+		msg := fmt.Sprintf("gave up after %d attempts", job.MaxAttempts)
+		return errors.Join(w.cfg.Store.FailJob(ctx, id, msg, true), asynq.SkipRetry)
+	}
+	res, version, err := w.run(ctx, log, job)
+	switch {
+	case errors.Is(err, errHandedBack):
+		if rerr := w.cfg.Store.RequeueJob(context.WithoutCancel(ctx), id); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+		log.Info("job handed back at shutdown")
+		return err
+	case errors.Is(err, errCanceled):
+		log.Info("job canceled while running")
+		return nil
+	case errors.Is(err, errFinal):
+		log.Error("job failed", slog.Any("error", err))
+		return errors.Join(w.cfg.Store.FailJob(ctx, id, err.Error(), true), asynq.SkipRetry)
+	case err != nil:
+		log.Warn("attempt failed, will retry", slog.Any("error", err))
+		return errors.Join(err, w.cfg.Store.FailJob(ctx, id, err.Error(), false))
+	}
+	stored, err := w.cfg.Store.FinishJob(ctx, id, version, res)
+	if err != nil {
+		return err
+	}
+	if w.cfg.Observer != nil {
+		w.cfg.Observer.Solved(job.Kind, res.Verdict, time.Duration(res.Stats.ElapsedMS)*time.Millisecond, res.Stats.Nodes)
+	}
+	log.Info("job done", slog.String("verdict", string(res.Verdict)), slog.Int64("nodes", res.Stats.Nodes),
+		slog.Int64("elapsed_ms", res.Stats.ElapsedMS), slog.Bool("stored", stored))
+	return nil
+}
+
+var (
+	errCanceled = errors.New("job canceled")
+	// errFinal marks failures that a retry cannot fix (bad stored level,
+	// a plan that fails replay): the job fails at once.
+	errFinal = errors.New("permanent failure")
+)
+
+// run solves one job and verifies the result.
+func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJob) (solver.Result, string, error) {
+	kind, ok := w.cfg.Registry.Kind(job.Kind)
+	if !ok {
+		return solver.Result{}, "", fmt.Errorf("%w: kind %q is not registered in this worker", errFinal, job.Kind)
+	}
+	lvl, err := kind.Parse(job.Body)
+	if err != nil {
+		return solver.Result{}, "", fmt.Errorf("%w: stored level does not parse: %w", errFinal, err)
+	}
+	solveCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go w.watch(solveCtx, cancel, job.ID)
+
+	seq := job.CheckSeq
+	opts := solver.Options{
+		Budget:          job.Budget,
+		CheckpointEvery: w.cfg.CheckpointEvery,
+		Resume:          job.Checkpoint,
+		Checkpoint: func(blob []byte) {
+			seq++
+			nodes := solver.CheckpointNodes(blob)
+			if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, seq, nodes, blob); err != nil {
+				log.Warn("checkpoint not saved", slog.Any("error", err))
+				return
+			}
+			if w.cfg.Observer != nil {
+				w.cfg.Observer.Checkpointed(job.Kind)
+			}
+		},
+	}
+	if opts.Budget.MaxMS == 0 && opts.Budget.MaxNodes == 0 {
+		opts.Budget.MaxMS = queue.DefaultMaxMS
+	}
+	res, err := kind.Solve(solveCtx, lvl, opts)
+	if err != nil {
+		switch cause := context.Cause(solveCtx); {
+		case errors.Is(cause, errCanceled), errors.Is(cause, errHandedBack):
+			return res, "", cause
+		case ctx.Err() != nil:
+			return res, "", fmt.Errorf("task context ended: %w", ctx.Err())
+		}
+		return res, "", fmt.Errorf("solver: %w", err)
+	}
+	if err := kind.Verify(lvl, res); err != nil {
+		return res, "", fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
+	}
+	return res, kind.Version(), nil
+}
+
+// watch cancels a running search when its job is canceled in PostgreSQL or
+// the worker shuts down.
+func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id int64) {
+	tick := time.NewTicker(w.cfg.CancelPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-w.stopping:
+			cancel(errHandedBack)
+			return
+		case <-tick.C:
+			state, err := w.cfg.Store.JobState(ctx, id)
+			if err == nil && state != store.StateRunning {
+				cancel(errCanceled)
+				return
+			}
+		}
+	}
+}
