@@ -85,3 +85,46 @@ func BenchmarkLine(b *testing.B) {
 		}
 	}
 }
+
+// shapes are inputs that are hard for the line: tall reduction stacks or
+// many changes of direction.
+var shapes = []struct {
+	name string
+	f    func(r *rand.Rand, i, n int) int64
+}{
+	{"random", func(r *rand.Rand, i, n int) int64 { return r.Int64N(10_000_001) }},
+	{"bits", func(r *rand.Rand, i, n int) int64 { return r.Int64N(2) }},
+	{"peak", func(r *rand.Rand, i, n int) int64 { return int64(n - abs(i-n/2)) }},
+	{"valley", func(r *rand.Rand, i, n int) int64 { return int64(abs(i - n/2)) }},
+	{"increasing", func(r *rand.Rand, i, n int) int64 { return int64(i) }},
+	{"zigzag", func(r *rand.Rand, i, n int) int64 { return int64(i % 2 * i) }},
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// BenchmarkLineShapes: Solve (value and line) at the line limit on hard
+// shapes, with the DP value at the same n as the baseline.
+func BenchmarkLineShapes(b *testing.B) {
+	n := LineLimit
+	for _, sh := range shapes {
+		r := rand.New(rand.NewPCG(9, 9))
+		a := make([]int64, n)
+		for i := range a {
+			a[i] = sh.f(r, i, n)
+		}
+		l := mustLevel(b, a)
+		b.Run(sh.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := New().Solve(context.Background(), l, solver.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	a := benchValues(n)
+	b.Run("dp-value-baseline", func(b *testing.B) {
+		for b.Loop() {
+			dpValue(a)
+		}
+	})
+}

@@ -113,3 +113,20 @@ func TestEvenLengthFirstCannotLose(t *testing.T) {
 		}
 	}
 }
+
+// TestShapesAgainstDP runs the hard shapes of the benchmarks at a size the
+// DP table handles, so the valley shortcut and the scan reuse are checked
+// on long monotone runs and many direction changes.
+func TestShapesAgainstDP(t *testing.T) {
+	t.Parallel()
+	for _, sh := range shapes {
+		for _, n := range []int{299, 300} {
+			r := rand.New(rand.NewPCG(4, uint64(n)))
+			a := make([]int64, n)
+			for i := range a {
+				a[i] = sh.f(r, i, n)
+			}
+			checkAgainstDP(t, a)
+		}
+	}
+}

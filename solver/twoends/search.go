@@ -71,7 +71,7 @@ func (s *search) scanValue() bool {
 // At [i, j] with value cur, L is optimal iff a[i] − f(i+1, j) = cur;
 // otherwise R is, and f(i, j−1) = a[j] − cur.
 func (s *search) buildLine() bool {
-	o := &lineOracle{a: s.a}
+	o := newLineOracle(s.a)
 	for s.phase == phaseLine {
 		if s.m.Tick() {
 			return false
@@ -81,6 +81,18 @@ func (s *search) buildLine() bool {
 			s.line = append(s.line, 'L')
 			s.phase = phaseDone
 			break
+		}
+		if o.valley(i, j) {
+			// f(i+1, j) = a[i] − cur when L is optimal, as on any line.
+			if s.a[i] >= s.a[j] {
+				s.line = append(s.line, 'L')
+				s.i, s.cur = i+1, s.a[i]-s.cur
+			} else {
+				s.line = append(s.line, 'R')
+				s.j, s.cur = j-1, s.a[j]-s.cur
+			}
+			s.maybeCheckpoint()
+			continue
 		}
 		lastR := len(s.line) > 0 && s.line[len(s.line)-1] == 'R'
 		if rest := o.restOfL(i, j, lastR); s.a[i]-rest == s.cur {
