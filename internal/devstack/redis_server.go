@@ -1,0 +1,135 @@
+package devstack
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// sigterm makes redis-server shut down cleanly (saving when persistent).
+const sigterm = syscall.SIGTERM
+
+// start runs redis-server on port (0 = a free one, retried when another
+// process grabs it first) and waits until it answers PING.
+func (r *Redis) start(ctx context.Context, port int) error {
+	const attempts = 3
+	var err error
+	for range attempts {
+		var chosen int
+		if chosen, err = pickPort(port); err != nil {
+			return err
+		}
+		err = r.startOn(ctx, chosen)
+		if err == nil || port != 0 || !errors.Is(err, ErrPortInUse) {
+			return err
+		}
+	}
+	return err
+}
+
+func (r *Redis) startOn(ctx context.Context, port int) error {
+	began := time.Now()
+	c, err := startChild(childSpec{
+		name:        "redis-server",
+		path:        r.binary,
+		args:        r.serverArgs(port),
+		runAs:       r.runAs,
+		deathSignal: sigterm,
+		logger:      r.cfg.Logger,
+	})
+	if err != nil {
+		return err
+	}
+	if err := r.waitReady(ctx, c, port); err != nil {
+		c.kill()
+		return err
+	}
+	r.mu.Lock()
+	r.proc, r.port = c, port
+	r.mu.Unlock()
+	r.cfg.Logger.Info("redis started",
+		slog.String("addr", hostPort(port)), slog.Int("pid", c.pid()), slog.Duration("took", time.Since(began)))
+	return nil
+}
+
+// serverArgs are the redis-server command-line arguments.
+func (r *Redis) serverArgs(port int) []string {
+	args := []string{
+		"--port", strconv.Itoa(port),
+		"--bind", loopback,
+		"--protected-mode", "yes",
+		"--daemonize", "no",
+		"--dir", r.cfg.Dir,
+		"--logfile", "",
+		"--unixsocket", "",
+		"--maxmemory-policy", "noeviction",
+	}
+	if r.cfg.Persist {
+		return append(args, "--appendonly", "yes", "--appendfsync", "everysec",
+			"--save", "3600 1 300 100 60 10000")
+	}
+	return append(args, "--appendonly", "no", "--save", "")
+}
+
+// waitReady polls PING until it answers, the process exits, or
+// cfg.ReadyTimeout passes.
+func (r *Redis) waitReady(ctx context.Context, c *child, port int) error {
+	ctx, cancel := context.WithTimeout(ctx, r.cfg.ReadyTimeout)
+	defer cancel()
+	var lastErr error
+	for {
+		if lastErr = pingRedis(ctx, hostPort(port)); lastErr == nil {
+			return nil
+		}
+		select {
+		case <-c.exited:
+			return r.startFailure(c, port, fmt.Errorf("redis-server exited during start-up: %w", c.exitError()))
+		case <-ctx.Done():
+			return r.startFailure(c, port, fmt.Errorf("no PING answer within %s (last error: %w)", r.cfg.ReadyTimeout, lastErr))
+		case <-time.After(pollInterval):
+		}
+	}
+}
+
+// pingRedis sends one inline PING on a new connection and expects +PONG; a
+// server still loading its data answers -LOADING instead.
+func pingRedis(ctx context.Context, addr string) error {
+	d := net.Dialer{Timeout: time.Second}
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
+		return err
+	}
+	line, err := bufio.NewReader(conn).ReadString('\n')
+	if err != nil {
+		return err
+	}
+	if strings.TrimSpace(line) != "+PONG" {
+		return fmt.Errorf("PING answered %q", strings.TrimSpace(line))
+	}
+	return nil
+}
+
+// startFailure builds the start-up error with the server's log tail.
+func (r *Redis) startFailure(c *child, port int, cause error) error {
+	if !c.running() {
+		<-c.tail.done
+	}
+	kind := ErrNotReady
+	if c.tail.contains("Address already in use") {
+		kind = ErrPortInUse
+	}
+	return fmt.Errorf("%w: redis-server in %s on port %d: %w\n--- server log (tail) ---\n%s",
+		kind, r.cfg.Dir, port, cause, c.tail.String())
+}
