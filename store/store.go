@@ -64,7 +64,7 @@ func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 }
 
 func migrateDB(ctx context.Context, db *sql.DB, logger *slog.Logger) error {
-	locker, err := lock.NewPostgresSessionLocker()
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockTimeout(1, 600)) // retry each second, up to 10 min
 	if err != nil {
 		return fmt.Errorf("store: migration lock: %w", err)
 	}

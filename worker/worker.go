@@ -65,7 +65,7 @@ func New(cfg Config) *Worker {
 // checkpoint and are handed back to the queue for another worker.
 func (w *Worker) Shutdown() { close(w.stopping) }
 
-// errHandedBack makes asynq put the task back for a retry after a shutdown.
+// errHandedBack is the cause of a search stopped by Shutdown.
 var errHandedBack = errors.New("worker: shutting down, job handed back")
 
 // HandleSolve is the asynq handler of queue.TypeSolve.
@@ -96,7 +96,9 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 			return errors.Join(err, rerr)
 		}
 		log.Info("job handed back at shutdown")
-		return err
+		// Revoking deletes the task, so the job's task id is free and any
+		// worker's dispatcher re-enqueues it at once (enqueued_at is NULL).
+		return fmt.Errorf("%w: %w", err, asynq.RevokeTask)
 	case errors.Is(err, errCanceled):
 		log.Info("job canceled while running")
 		return nil

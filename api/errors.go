@@ -1,0 +1,90 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
+)
+
+// errorBody is every error response: what went wrong and, for bad input,
+// which field.
+type errorBody struct {
+	Error  string       `json:"error"`
+	Field  string       `json:"field,omitempty"`
+	Errors []levelError `json:"errors,omitempty"`
+}
+
+// levelError names one bad level of a batch.
+type levelError struct {
+	Index  int    `json:"index"`
+	Field  string `json:"field,omitempty"`
+	Reason string `json:"reason"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, msg, field string) {
+	writeJSON(w, status, errorBody{Error: msg, Field: field})
+}
+
+// writeLevelError answers 400 for a level that failed validation.
+func writeLevelError(w http.ResponseWriter, err error) {
+	var fe *solver.FieldError
+	if errors.As(err, &fe) {
+		writeError(w, http.StatusBadRequest, fe.Error(), fe.Field)
+		return
+	}
+	writeError(w, http.StatusBadRequest, err.Error(), "")
+}
+
+// writeStoreError maps storage errors: unknown ids are 404; when the
+// database does not answer, 503 so that clients retry; anything else 500.
+func (s *Server) writeStoreError(w http.ResponseWriter, r *http.Request, err error) {
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusNotFound, err.Error(), "")
+		return
+	}
+	if r.Context().Err() != nil {
+		return // the client went away
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Second)
+	defer cancel()
+	if perr := s.cfg.Store.Ping(ctx); perr != nil {
+		s.cfg.Logger.Warn("database unavailable", slog.Any("error", err))
+		w.Header().Set("Retry-After", "2")
+		writeError(w, http.StatusServiceUnavailable, "database unavailable, retry later", "")
+		return
+	}
+	s.cfg.Logger.Error("storage error", slog.Any("error", err), slog.String("path", r.URL.Path))
+	writeError(w, http.StatusInternalServerError, "internal error", "")
+}
+
+// readBody reads at most limit bytes, answering 413 beyond that.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := readAllLimited(w, r, limit)
+	if err == nil {
+		return body, true
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		writeError(w, http.StatusRequestEntityTooLarge,
+			"request body over the limit of "+formatBytes(tooBig.Limit), "")
+		return nil, false
+	}
+	writeError(w, http.StatusBadRequest, "reading body: "+err.Error(), "")
+	return nil, false
+}
+
+func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path, "")
+}

@@ -1,0 +1,156 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
+)
+
+// jobRequest is the body of POST /v1/jobs. A bare level (an object with a
+// "kind" field) is accepted too.
+type jobRequest struct {
+	Level    json.RawMessage `json:"level"`
+	Priority string          `json:"priority"`
+	Budget   solver.Budget   `json:"budget"`
+	Labels   json.RawMessage `json:"labels"`
+}
+
+// maxBudgetMS caps a job's time budget: one hour.
+const maxBudgetMS = 3_600_000
+
+func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (field, reason string) {
+	switch {
+	case priority != "" && !queue.ValidPriority(priority):
+		return "priority", fmt.Sprintf("must be %q or %q", queue.Interactive, queue.Bulk)
+	case b.MaxMS < 0 || b.MaxMS > maxBudgetMS:
+		return "budget.max_ms", fmt.Sprintf("must be between 0 and %d", maxBudgetMS)
+	case b.MaxNodes < 0:
+		return "budget.max_nodes", "must not be negative"
+	case len(labels) > 0 && !bytes.HasPrefix(bytes.TrimSpace(labels), []byte("{")) && string(labels) != "null":
+		return "labels", "must be an object"
+	}
+	return "", ""
+}
+
+func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
+	body, ok := readBody(w, r, s.cfg.Limits.JobBody)
+	if !ok {
+		return
+	}
+	var req jobRequest
+	var probe struct {
+		Kind json.RawMessage `json:"kind"`
+	}
+	if err := json.Unmarshal(body, &probe); err != nil {
+		writeLevelError(w, solver.DecodeError(err))
+		return
+	}
+	if probe.Kind != nil {
+		req.Level = body
+	} else if err := solver.DecodeStrict(body, &req); err != nil {
+		writeLevelError(w, err)
+		return
+	}
+	if len(req.Level) == 0 {
+		writeError(w, http.StatusBadRequest, "missing: a level object (with \"kind\") or {\"level\": …}", "level")
+		return
+	}
+	if field, reason := validateOptions(req.Priority, req.Budget, req.Labels); field != "" {
+		writeError(w, http.StatusBadRequest, field+": "+reason, field)
+		return
+	}
+	lvl, kind, err := s.parseLevel(req.Level)
+	if err != nil {
+		writeLevelError(w, err)
+		return
+	}
+	if req.Priority == "" {
+		req.Priority = queue.Interactive
+	}
+	job, err := s.cfg.Store.CreateJob(r.Context(), store.JobParams{
+		Level: lvl, Priority: req.Priority, Budget: req.Budget, Labels: req.Labels,
+		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
+	})
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	if job.State == store.StateQueued {
+		// Interactive jobs skip the dispatcher's poll. If Redis is down the
+		// dispatcher enqueues the job later: it is safe in PostgreSQL.
+		if _, err := s.cfg.Queue.Enqueue(r.Context(), job.ID, job.Priority, job.Budget.MaxMS); err != nil {
+			s.cfg.Logger.Warn("enqueue failed; the dispatcher will retry", slog.Int64("job_id", job.ID), slog.Any("error", err))
+		} else if err := s.cfg.Store.MarkEnqueued(r.Context(), job.ID); err != nil {
+			s.cfg.Logger.Warn("mark enqueued failed", slog.Int64("job_id", job.ID), slog.Any("error", err))
+		}
+	}
+	writeJSON(w, http.StatusAccepted, job)
+}
+
+func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, http.StatusNotFound, err.Error(), "id")
+		return
+	}
+	job, err := s.cfg.Store.GetJob(r.Context(), id)
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	if job.Result != nil {
+		job.Result.Plan = nil // plans can be large: GET /v1/jobs/{id}/solution
+	}
+	writeJSON(w, http.StatusOK, job)
+}
+
+// solution is the body of GET /v1/jobs/{id}/solution.
+type solution struct {
+	JobID     int64  `json:"job_id"`
+	LevelHash string `json:"level_hash"`
+	Kind      string `json:"kind"`
+	Cached    bool   `json:"cached"`
+	*store.Result
+}
+
+func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, http.StatusNotFound, err.Error(), "id")
+		return
+	}
+	job, err := s.cfg.Store.GetJob(r.Context(), id)
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	if job.Result == nil {
+		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", id, job.State), "")
+		return
+	}
+	writeJSON(w, http.StatusOK, solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached, Result: job.Result})
+}
+
+func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, http.StatusNotFound, err.Error(), "id")
+		return
+	}
+	state, err := s.cfg.Store.CancelJob(r.Context(), id)
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	if state == store.StateCanceled {
+		// Best effort: the worker also sees the state within a second.
+		_ = s.cfg.Queue.Cancel(id)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"id": id, "state": state})
+}

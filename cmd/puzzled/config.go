@@ -1,0 +1,76 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+// config is the server configuration shared by every command.
+type config struct {
+	databaseURL     string
+	redisAddr       string
+	redisDB         int
+	httpAddr        string
+	concurrency     int
+	checkpointEvery time.Duration
+	staleAfter      time.Duration
+	logLevel        string
+	maxAttempts     int
+}
+
+func env(name, def string) string {
+	if v, ok := os.LookupEnv(name); ok {
+		return v
+	}
+	return def
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
+// flagSet declares the flags of cfg that a command uses.
+func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	if db {
+		fs.StringVar(&cfg.databaseURL, "database-url", env("PUZZLED_DATABASE_URL", "postgres://127.0.0.1:5432/puzzled"), "PostgreSQL URL [PUZZLED_DATABASE_URL]")
+	}
+	if redis {
+		fs.StringVar(&cfg.redisAddr, "redis-addr", env("PUZZLED_REDIS_ADDR", "127.0.0.1:6379"), "Redis host:port or redis:// / redis-sentinel:// URI [PUZZLED_REDIS_ADDR]")
+		fs.IntVar(&cfg.redisDB, "redis-db", envInt("PUZZLED_REDIS_DB", 0), "Redis database index [PUZZLED_REDIS_DB]")
+	}
+	if http {
+		fs.StringVar(&cfg.httpAddr, "http-addr", env("PUZZLED_HTTP_ADDR", "127.0.0.1:8080"), "HTTP listen address [PUZZLED_HTTP_ADDR]")
+		fs.IntVar(&cfg.maxAttempts, "max-attempts", envInt("PUZZLED_MAX_ATTEMPTS", 5), "attempts per job before it fails [PUZZLED_MAX_ATTEMPTS]")
+	}
+	if work {
+		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
+		fs.DurationVar(&cfg.checkpointEvery, "checkpoint-every", envDuration("PUZZLED_CHECKPOINT_EVERY", 5*time.Second), "least time between checkpoints of a search [PUZZLED_CHECKPOINT_EVERY]")
+		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
+	}
+	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error [PUZZLED_LOG_LEVEL]")
+	return fs
+}
+
+func (c *config) logger() (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(c.logLevel)); err != nil {
+		return nil, fmt.Errorf("log level %q: %w", c.logLevel, err)
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil
+}

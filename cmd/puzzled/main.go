@@ -1,0 +1,60 @@
+// Command puzzled is the puzzled server: `serve` runs the HTTP API, `work`
+// runs solve workers, `dev` runs everything on one machine with embedded
+// PostgreSQL and Redis, `migrate up` applies the schema, and `bench`
+// measures queue and end-to-end throughput.
+//
+// Configuration comes from flags, each with an environment default
+// (PUZZLED_DATABASE_URL, PUZZLED_REDIS_ADDR, PUZZLED_HTTP_ADDR, …); see
+// `puzzled <command> -h`.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `puzzled — solves puzzle levels at scale
+
+usage: puzzled <command> [flags]
+
+commands:
+  serve     run the HTTP API
+  work      run solve workers (asynq) and the dispatcher
+  dev       run API + worker with embedded PostgreSQL and Redis (data in ./.puzzled)
+  migrate   apply database migrations ("migrate up")
+  bench     measure asynq and end-to-end throughput
+
+Run "puzzled <command> -h" for the flags of a command.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cmds := map[string]func(context.Context, []string) error{
+		"serve":   runServe,
+		"work":    runWork,
+		"dev":     runDev,
+		"migrate": runMigrate,
+		"bench":   runBench,
+	}
+	run, ok := cmds[os.Args[1]]
+	if !ok {
+		if os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+			fmt.Print(usage)
+			return
+		}
+		fmt.Fprintf(os.Stderr, "puzzled: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err := run(ctx, os.Args[2:]); err != nil {
+		fmt.Fprintln(os.Stderr, "puzzled:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,24 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/puzzled/puzzled/store"
+)
+
+func runMigrate(ctx context.Context, args []string) error {
+	var cfg config
+	fs := flagSet("migrate", &cfg, true, false, false, false)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 || fs.Arg(0) != "up" {
+		return fmt.Errorf(`usage: puzzled migrate [flags] up`)
+	}
+	logger, err := cfg.logger()
+	if err != nil {
+		return err
+	}
+	return store.Migrate(ctx, cfg.databaseURL, logger)
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+
+	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/store"
+)
+
+func runServe(ctx context.Context, args []string) error {
+	var cfg config
+	if err := flagSet("serve", &cfg, true, true, true, false).Parse(args); err != nil {
+		return err
+	}
+	logger, err := cfg.logger()
+	if err != nil {
+		return err
+	}
+	st, qc, err := connect(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	defer qc.Close()
+	ln, err := net.Listen("tcp", cfg.httpAddr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.httpAddr, err)
+	}
+	logger.Info("api listening", slog.String("addr", ln.Addr().String()))
+	return api.Serve(ctx, ln, newAPI(cfg, st, qc, logger), logger)
+}
+
+func newAPI(cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) *api.Server {
+	return api.New(api.Config{
+		Store: st, Queue: qc, Registry: kinds.Registry(), Logger: logger,
+		Limits: api.Limits{MaxAttempts: cfg.maxAttempts},
+	})
+}
+
+// connect migrates the database, then opens the store and the queue client.
+func connect(ctx context.Context, cfg config, logger *slog.Logger) (*store.Store, *queue.Client, error) {
+	if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
+		return nil, nil, err
+	}
+	st, err := store.Open(ctx, cfg.databaseURL)
+	if err != nil {
+		return nil, nil, err
+	}
+	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return st, queue.NewClient(opt), nil
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/worker"
+)
+
+func runWork(ctx context.Context, args []string) error {
+	var cfg config
+	if err := flagSet("work", &cfg, true, true, false, true).Parse(args); err != nil {
+		return err
+	}
+	logger, err := cfg.logger()
+	if err != nil {
+		return err
+	}
+	st, qc, err := connect(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	defer qc.Close()
+	return serveWorker(ctx, cfg, st, qc, logger)
+}
+
+// serveWorker runs solve workers and the dispatcher until ctx ends.
+func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) error {
+	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
+	if err != nil {
+		return err
+	}
+	w := worker.New(worker.Config{
+		Store: st, Registry: kinds.Registry(), Logger: logger,
+		CheckpointEvery: cfg.checkpointEvery,
+	})
+	d := queue.NewDispatcher(queue.DispatcherConfig{
+		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter,
+	})
+	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency))
+	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency, Dispatcher: d, Logger: logger})
+}

@@ -1,0 +1,67 @@
+package worker
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/puzzled/puzzled/queue"
+)
+
+// ServeConfig configures Serve.
+type ServeConfig struct {
+	Redis       asynq.RedisConnOpt
+	Concurrency int // solves at once (default: number of CPUs)
+	Dispatcher  *queue.Dispatcher
+	Logger      *slog.Logger
+}
+
+// Serve runs the asynq server with w's handler and the dispatcher until ctx
+// ends, then shuts down gracefully: no new tasks are taken, running
+// searches stop and their jobs are handed back with their last checkpoint.
+func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
+	logger := cfg.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	srv := asynq.NewServer(cfg.Redis, asynq.Config{
+		Concurrency:     cfg.Concurrency,
+		Queues:          queue.Queues,
+		StrictPriority:  true,
+		RetryDelayFunc:  queue.RetryDelay,
+		ShutdownTimeout: 10 * time.Second,
+		Logger:          asynqLogger{logger.With(slog.String("component", "asynq"))},
+		LogLevel:        asynq.WarnLevel,
+	})
+	mux := asynq.NewServeMux()
+	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
+	if err := srv.Start(mux); err != nil {
+		return fmt.Errorf("worker: start asynq server: %w", err)
+	}
+	dispCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
+	var wg sync.WaitGroup
+	if cfg.Dispatcher != nil {
+		wg.Go(func() { cfg.Dispatcher.Run(dispCtx) })
+	}
+	<-ctx.Done()
+	logger.Info("worker shutting down")
+	srv.Stop()     // take no new tasks
+	w.Shutdown()   // stop running searches; they hand their jobs back
+	srv.Shutdown() // wait for the handlers to return
+	stopDispatch()
+	wg.Wait()
+	return nil
+}
+
+// asynqLogger adapts slog to asynq's printf-style Logger interface.
+type asynqLogger struct{ l *slog.Logger }
+
+func (a asynqLogger) Debug(args ...any) { a.l.Debug(fmt.Sprint(args...)) }
+func (a asynqLogger) Info(args ...any)  { a.l.Info(fmt.Sprint(args...)) }
+func (a asynqLogger) Warn(args ...any)  { a.l.Warn(fmt.Sprint(args...)) }
+func (a asynqLogger) Error(args ...any) { a.l.Error(fmt.Sprint(args...)) }
+func (a asynqLogger) Fatal(args ...any) { a.l.Error(fmt.Sprint(args...)) }
