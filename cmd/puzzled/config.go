@@ -2,7 +2,9 @@ package main
 
 import (
 	"flag"
+
 	"fmt"
+	"github.com/puzzled/puzzled/api"
 	"log/slog"
 	"os"
 	"runtime"
@@ -20,7 +22,7 @@ type config struct {
 	checkpointEvery time.Duration
 	staleAfter      time.Duration
 	logLevel        string
-	maxAttempts     int
+	limits          api.Limits
 }
 
 func env(name, def string) string {
@@ -56,7 +58,10 @@ func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet
 	}
 	if http {
 		fs.StringVar(&cfg.httpAddr, "http-addr", env("PUZZLED_HTTP_ADDR", "127.0.0.1:8080"), "HTTP listen address [PUZZLED_HTTP_ADDR]")
-		fs.IntVar(&cfg.maxAttempts, "max-attempts", envInt("PUZZLED_MAX_ATTEMPTS", 5), "attempts per job before it fails [PUZZLED_MAX_ATTEMPTS]")
+		fs.IntVar(&cfg.limits.MaxAttempts, "max-attempts", envInt("PUZZLED_MAX_ATTEMPTS", 5), "attempts per job before it fails [PUZZLED_MAX_ATTEMPTS]")
+		fs.Int64Var(&cfg.limits.JobBody, "max-job-body", int64(envInt("PUZZLED_MAX_JOB_BODY", 64<<20)), "bytes in a POST /v1/jobs body [PUZZLED_MAX_JOB_BODY]")
+		fs.Int64Var(&cfg.limits.BatchBody, "max-batch-body", int64(envInt("PUZZLED_MAX_BATCH_BODY", 512<<20)), "bytes in a POST /v1/batches body [PUZZLED_MAX_BATCH_BODY]")
+		fs.IntVar(&cfg.limits.BatchLevels, "max-batch-levels", envInt("PUZZLED_MAX_BATCH_LEVELS", 100_000), "levels in one batch [PUZZLED_MAX_BATCH_LEVELS]")
 	}
 	if work {
 		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")

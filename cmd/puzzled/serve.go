@@ -38,7 +38,7 @@ func runServe(ctx context.Context, args []string) error {
 func newAPI(cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) *api.Server {
 	return api.New(api.Config{
 		Store: st, Queue: qc, Registry: kinds.Registry(), Logger: logger,
-		Limits: api.Limits{MaxAttempts: cfg.maxAttempts},
+		Limits: cfg.limits,
 	})
 }
 

@@ -1,0 +1,368 @@
+package store_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+
+// setup returns a store on a fresh, migrated database of this test alone.
+func setup(t *testing.T) (*store.Store, context.Context) {
+	t.Helper()
+	ctx := t.Context()
+	url := testenv.PostgresURL(t)
+	if err := store.Migrate(ctx, url, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st, ctx
+}
+
+func level(body string) store.Level {
+	sum := sha256.Sum256([]byte(body))
+	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: []byte(body)}
+}
+
+func twoends(values string) store.Level {
+	return level(fmt.Sprintf(`{"kind":"twoends","values":[%s]}`, values))
+}
+
+func solved(v int64) solver.Result {
+	return solver.Result{Verdict: solver.Solved, Value: solver.Int64(v), Optimal: true, Plan: []byte(`"LRL"`),
+		Details: map[string]any{"winner": "first"}, Stats: solver.Stats{Nodes: 3}}
+}
+
+func mustCreateJob(t *testing.T, st *store.Store, lvl store.Level, version string) store.Job {
+	t.Helper()
+	j, err := st.CreateJob(t.Context(), store.JobParams{Level: lvl, Priority: "interactive", MaxAttempts: 3, SolverVersion: version})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// run starts and finishes a job with res.
+func run(t *testing.T, st *store.Store, id int64, version string, res solver.Result) {
+	t.Helper()
+	if _, err := st.StartJob(t.Context(), id); err != nil {
+		t.Fatal(err)
+	}
+	ok, err := st.FinishJob(t.Context(), id, version, res)
+	if err != nil || !ok {
+		t.Fatalf("FinishJob = %v, %v; want stored", ok, err)
+	}
+}
+
+func TestCreateJobReusesDefinitiveResultOfSameVersion(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	lvl := twoends("3,1,2")
+	first := mustCreateJob(t, st, lvl, "twoends/1")
+	if first.State != store.StateQueued || first.Cached {
+		t.Fatalf("first job: state %s cached %v", first.State, first.Cached)
+	}
+	run(t, st, first.ID, "twoends/1", solved(2))
+
+	again := mustCreateJob(t, st, lvl, "twoends/1")
+	if again.State != store.StateDone || !again.Cached || again.Result == nil || *again.Result.Value != 2 {
+		t.Fatalf("same version: got %+v", again)
+	}
+	if string(again.Result.Plan) != `"LRL"` {
+		t.Fatalf("cached plan = %s", again.Result.Plan)
+	}
+	newer := mustCreateJob(t, st, lvl, "twoends/2")
+	if newer.State != store.StateQueued || newer.Cached {
+		t.Fatalf("other version must run again: %+v", newer)
+	}
+	got, err := st.GetLevel(ctx, lvl.Hash)
+	if err != nil || got.Result == nil || got.Result.Verdict != solver.Solved {
+		t.Fatalf("GetLevel = %+v, %v", got, err)
+	}
+	if _, err := st.GetLevel(ctx, twoends("9").Hash); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown level: err = %v", err)
+	}
+}
+
+func TestUnknownResultIsNotReused(t *testing.T) {
+	t.Parallel()
+	st, _ := setup(t)
+	lvl := twoends("1,2")
+	j := mustCreateJob(t, st, lvl, "v")
+	run(t, st, j.ID, "v", solver.Result{Verdict: solver.Unknown})
+	if again := mustCreateJob(t, st, lvl, "v"); again.Cached || again.State != store.StateQueued {
+		t.Fatalf("an unknown result must not complete a new job: %+v", again)
+	}
+}
+
+func TestFinishJobWritesOneResult(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	j := mustCreateJob(t, st, twoends("5"), "v")
+	// Two deliveries of the same task both start the job...
+	for range 2 {
+		if _, err := st.StartJob(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// ...and race to finish it: exactly one stores.
+	var wg sync.WaitGroup
+	stored := make(chan bool, 8)
+	for v := range int64(8) {
+		wg.Go(func() {
+			ok, err := st.FinishJob(ctx, j.ID, "v", solved(v))
+			if err != nil {
+				t.Error(err)
+			}
+			stored <- ok
+		})
+	}
+	wg.Wait()
+	close(stored)
+	n := 0
+	for ok := range stored {
+		if ok {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Fatalf("%d finishes stored a result, want 1", n)
+	}
+	if _, err := st.StartJob(ctx, j.ID); !errors.Is(err, store.ErrNotRunnable) {
+		t.Fatalf("StartJob on a done job: err = %v, want ErrNotRunnable", err)
+	}
+}
+
+func TestCancelJobStopsEverything(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	j := mustCreateJob(t, st, twoends("4,4"), "v")
+	if _, err := st.StartJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	state, err := st.CancelJob(ctx, j.ID)
+	if err != nil || state != store.StateCanceled {
+		t.Fatalf("CancelJob = %q, %v", state, err)
+	}
+	if ok, err := st.FinishJob(ctx, j.ID, "v", solved(0)); ok || err != nil {
+		t.Fatalf("FinishJob after cancel = %v, %v; want nothing stored", ok, err)
+	}
+	if _, err := st.StartJob(ctx, j.ID); !errors.Is(err, store.ErrNotRunnable) {
+		t.Fatalf("StartJob after cancel: %v", err)
+	}
+	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, 10, []byte("x")); ok {
+		t.Fatal("checkpoint of a canceled job was stored")
+	}
+	if state, _ := st.CancelJob(ctx, j.ID); state != store.StateCanceled {
+		t.Fatalf("second cancel: state %q", state)
+	}
+	if _, err := st.CancelJob(ctx, 9999); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("cancel unknown: %v", err)
+	}
+}
+
+func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	j := mustCreateJob(t, st, twoends("1,2,3"), "v")
+	if _, err := st.StartJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		seq  int32
+		blob string
+		want bool
+	}{{1, "a", true}, {3, "c", true}, {2, "stale", false}} {
+		if ok, err := st.SaveCheckpoint(ctx, j.ID, c.seq, int64(c.seq)*100, []byte(c.blob)); err != nil || ok != c.want {
+			t.Fatalf("SaveCheckpoint(seq %d) = %v, %v; want %v", c.seq, ok, err, c.want)
+		}
+	}
+	got, err := st.GetJob(ctx, j.ID)
+	if err != nil || got.Progress == nil || got.Progress.Nodes != 300 || got.Progress.Checkpoints != 3 {
+		t.Fatalf("progress = %+v, %v", got.Progress, err)
+	}
+	rj, err := st.StartJob(ctx, j.ID) // the next attempt
+	if err != nil || string(rj.Checkpoint) != "c" || rj.CheckSeq != 3 || rj.Attempts != 2 {
+		t.Fatalf("resume = %+v, %v", rj, err)
+	}
+}
+
+func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	j := mustCreateJob(t, st, twoends("8"), "v")
+	if _, err := st.StartJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.RequeueJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.GetJob(ctx, j.ID)
+	if got.State != store.StateQueued || got.Attempts != 0 {
+		t.Fatalf("after requeue: state %s attempts %d", got.State, got.Attempts)
+	}
+	claimed, err := st.ClaimLiveJobs(ctx, time.Now(), 10)
+	if err != nil || len(claimed) != 1 || claimed[0].ID != j.ID {
+		t.Fatalf("a requeued job must be dispatched at once: %+v, %v", claimed, err)
+	}
+}
+
+func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		res      solver.Result
+		wantDone bool
+	}{
+		{"definitive result completes the copies", solved(7), true},
+		{"unknown result releases the copies", solver.Result{Verdict: solver.Unknown}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			st, ctx := setup(t)
+			a, b := twoends("1,2,3"), twoends("4")
+			id, err := st.CreateBatch(ctx, store.BatchParams{
+				Levels: []store.Level{a, b, a, a}, Priority: "bulk", MaxAttempts: 3,
+				Versions: map[string]string{"twoends": "v"},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			claimed, err := st.ClaimLiveJobs(ctx, time.Now(), 100)
+			if err != nil || len(claimed) != 2 {
+				t.Fatalf("claimed %d jobs (%v), want the 2 distinct levels", len(claimed), err)
+			}
+			var firstA int64
+			_ = st.BatchResults(ctx, id, func(r store.BatchResult) error {
+				if r.Seq == 0 {
+					firstA = r.JobID
+				}
+				return nil
+			})
+			run(t, st, firstA, "v", c.res)
+			b2, err := st.GetBatch(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.wantDone {
+				if b2.States["done"] != 3 || b2.Cached != 2 || b2.Verdicts["solved"] != 3 {
+					t.Fatalf("batch = %+v", b2)
+				}
+				return
+			}
+			// Only never-enqueued jobs: the two released copies.
+			again, _ := st.ClaimLiveJobs(ctx, time.Now().Add(-time.Hour), 100)
+			if len(again) != 2 {
+				t.Fatalf("released copies: claimed %d, want 2", len(again))
+			}
+		})
+	}
+}
+
+func TestBatchResultsInOrderAndCachedAcrossBatches(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	solvedLvl := twoends("9,9")
+	j := mustCreateJob(t, st, solvedLvl, "v")
+	run(t, st, j.ID, "v", solved(0))
+
+	levels := make([]store.Level, 50)
+	for i := range levels {
+		levels[i] = twoends(fmt.Sprint(i))
+	}
+	levels[17] = solvedLvl
+	id, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3,
+		Versions: map[string]string{"twoends": "v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seq := int32(0)
+	err = st.BatchResults(ctx, id, func(r store.BatchResult) error {
+		if r.Seq != seq || r.LevelHash != levels[seq].Hash {
+			return fmt.Errorf("line %d: seq %d hash %s", seq, r.Seq, r.LevelHash)
+		}
+		if cached := r.Seq == 17; r.Cached != cached || (r.Result != nil) != cached {
+			return fmt.Errorf("seq %d: cached %v result %v", r.Seq, r.Cached, r.Result)
+		}
+		seq++
+		return nil
+	})
+	if err != nil || seq != 50 {
+		t.Fatalf("results: %v after %d lines", err, seq)
+	}
+	b, _ := st.GetBatch(ctx, id)
+	if b.Total != 50 || b.States["queued"] != 49 || b.States["done"] != 1 || b.Done != 1.0/50 {
+		t.Fatalf("batch = %+v", b)
+	}
+	ids, err := st.CancelBatch(ctx, id)
+	if err != nil || len(ids) != 49 {
+		t.Fatalf("CancelBatch = %d ids, %v", len(ids), err)
+	}
+	if err := st.BatchResults(ctx, 999, func(store.BatchResult) error { return nil }); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown batch: %v", err)
+	}
+}
+
+func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	levels := make([]store.Level, 300)
+	for i := range levels {
+		levels[i] = twoends(fmt.Sprint(i))
+	}
+	if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[int64]int{}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				jobs, err := st.ClaimLiveJobs(ctx, time.Now().Add(-time.Hour), 25)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(jobs) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, j := range jobs {
+					seen[j.ID]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != 300 {
+		t.Fatalf("claimed %d distinct jobs, want 300", len(seen))
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("job %d claimed %d times", id, n)
+		}
+	}
+	// Once stale, they are claimed again (the reconciler's re-check).
+	again, _ := st.ClaimLiveJobs(ctx, time.Now().Add(time.Second), 1000)
+	if len(again) != 300 {
+		t.Fatalf("stale re-claim: %d, want 300", len(again))
+	}
+}
