@@ -26,36 +26,45 @@ const pgInstallHint = "install the PostgreSQL server (Debian/Ubuntu: `apt-get in
 // then in /usr/lib/postgresql/*/bin (newest version first), then in
 // `pg_config --bindir`.
 func findPostgres(binDir string) (pgBinaries, error) {
-	var dirs []string
+	sources := []func() []string{pathPostgresDirs, debianPostgresDirs, pgConfigDirs}
 	if binDir != "" {
-		dirs = []string{binDir}
-	} else {
-		dirs = candidatePostgresDirs()
+		sources = []func() []string{func() []string { return []string{binDir} }}
 	}
-	for _, dir := range dirs {
-		b := pgBinaries{initdb: filepath.Join(dir, "initdb"), postgres: filepath.Join(dir, "postgres")}
-		if isExecutable(b.initdb) && isExecutable(b.postgres) {
-			return b, nil
+	var tried []string
+	for _, source := range sources {
+		for _, dir := range source() {
+			b := pgBinaries{initdb: filepath.Join(dir, "initdb"), postgres: filepath.Join(dir, "postgres")}
+			if isExecutable(b.initdb) && isExecutable(b.postgres) {
+				return b, nil
+			}
+			tried = append(tried, dir)
 		}
 	}
+	if len(tried) == 0 {
+		tried = []string{"PATH", "/usr/lib/postgresql/*/bin", "pg_config --bindir"}
+	}
 	return pgBinaries{}, fmt.Errorf("%w: initdb and postgres not found in %s; %s",
-		ErrBinaryNotFound, strings.Join(dirs, ", "), pgInstallHint)
+		ErrBinaryNotFound, strings.Join(tried, ", "), pgInstallHint)
 }
 
-// candidatePostgresDirs lists the folders to search, best first.
-func candidatePostgresDirs() []string {
+// pathPostgresDirs are the folders of postgres and initdb on PATH.
+func pathPostgresDirs() []string {
 	var dirs []string
-	if p, err := exec.LookPath("postgres"); err == nil {
-		dirs = append(dirs, filepath.Dir(p))
-	}
-	if p, err := exec.LookPath("initdb"); err == nil {
-		dirs = append(dirs, filepath.Dir(p))
-	}
-	dirs = append(dirs, debianPostgresDirs()...)
-	if out, err := exec.Command("pg_config", "--bindir").Output(); err == nil {
-		dirs = append(dirs, strings.TrimSpace(string(out)))
+	for _, name := range []string{"postgres", "initdb"} {
+		if p, err := exec.LookPath(name); err == nil {
+			dirs = append(dirs, filepath.Dir(p))
+		}
 	}
 	return dirs
+}
+
+// pgConfigDirs is what `pg_config --bindir` names.
+func pgConfigDirs() []string {
+	out, err := exec.Command("pg_config", "--bindir").Output()
+	if err != nil {
+		return nil
+	}
+	return []string{strings.TrimSpace(string(out))}
 }
 
 // debianPostgresDirs returns /usr/lib/postgresql/<version>/bin, newest first.

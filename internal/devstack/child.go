@@ -46,7 +46,7 @@ func startChild(spec childSpec) (*child, error) {
 	cmd.Env = childEnv()
 	cmd.Stdout, cmd.Stderr = w, w
 	cmd.SysProcAttr = procAttr(spec.runAs, spec.deathSignal)
-	err = cmd.Start()
+	err = startOnSpawner(cmd)
 	w.Close()
 	if err != nil {
 		r.Close()

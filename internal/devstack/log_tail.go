@@ -56,3 +56,11 @@ func (t *logTail) String() string {
 func (t *logTail) contains(s string) bool {
 	return strings.Contains(t.String(), s)
 }
+
+// tailOrNone is the kept log, or a note that there is none yet.
+func tailOrNone(t *logTail) string {
+	if s := t.String(); s != "" {
+		return s
+	}
+	return "(no output yet)"
+}

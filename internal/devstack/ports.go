@@ -21,9 +21,9 @@ func freePort() (int, error) {
 
 // checkPortFree fails with ErrPortInUse when port cannot be bound on loopback.
 func checkPortFree(port int) error {
-	l, err := net.Listen("tcp", net.JoinHostPort(loopback, strconv.Itoa(port)))
+	l, err := net.Listen("tcp", hostPort(port))
 	if err != nil {
-		return fmt.Errorf("%w: %s:%d: %w", ErrPortInUse, loopback, port, err)
+		return fmt.Errorf("%w: %s:%d (choose another port, or 0 for a free one): %w", ErrPortInUse, loopback, port, err)
 	}
 	return l.Close()
 }
@@ -38,3 +38,9 @@ func pickPort(port int) (int, error) {
 	}
 	return port, nil
 }
+
+// hostPort is "127.0.0.1:port".
+func hostPort(port int) string { return net.JoinHostPort(loopback, itoa(port)) }
+
+// itoa is strconv.Itoa, for addresses and arguments.
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -35,6 +34,10 @@ type PostgresConfig struct {
 	// (and initdb's syncing). Fast, but a machine crash can corrupt the data:
 	// for throwaway test data only, never for `puzzled dev` data.
 	DisableFsync bool
+	// InitCacheDir, when set, keeps one initdb result per postgres binary and
+	// initdb options, and a first start copies it instead of running initdb
+	// (about ten times faster). For tests; shared safely between processes.
+	InitCacheDir string
 	// Settings are extra server settings, passed as `-c name=value`.
 	Settings map[string]string
 	// ReadyTimeout bounds the wait for the server to accept connections;
@@ -75,6 +78,11 @@ func StartPostgres(ctx context.Context, cfg PostgresConfig) (*Postgres, error) {
 	}
 	if p.runAs, err = resolveAccount(cfg.User, "postgres"); err != nil {
 		return nil, err
+	}
+	if cfg.Port != 0 { // fail before a slow initdb
+		if err := checkPortFree(cfg.Port); err != nil {
+			return nil, err
+		}
 	}
 	if err := prepareDir(cfg.Dir, p.runAs); err != nil {
 		return nil, err
@@ -176,7 +184,7 @@ func (p *Postgres) serverArgs(port int) []string {
 	for k, v := range p.cfg.Settings {
 		settings[k] = v
 	}
-	args := []string{"-D", p.cfg.Dir, "-p", strconv.Itoa(port)}
+	args := []string{"-D", p.cfg.Dir, "-p", itoa(port)}
 	names := make([]string, 0, len(settings))
 	for k := range settings {
 		names = append(names, k)

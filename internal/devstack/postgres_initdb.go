@@ -19,14 +19,28 @@ func hasCluster(dir string) bool {
 	return err == nil
 }
 
-// initdb creates the cluster in the data folder unless one is there already.
+// initdb creates the cluster in the data folder unless one is there already,
+// from the initdb cache when one is configured.
 func (p *Postgres) initdb(ctx context.Context) error {
 	if hasCluster(p.cfg.Dir) {
 		return nil
 	}
+	if p.cfg.InitCacheDir != "" && isEmptyDir(p.cfg.Dir) && p.initFromCache(ctx) {
+		return nil
+	}
 	began := time.Now()
+	if err := p.runInitdb(ctx, p.cfg.Dir); err != nil {
+		return err
+	}
+	p.cfg.Logger.Info("postgres data folder initialised",
+		slog.String("dir", p.cfg.Dir), slog.Duration("took", time.Since(began)))
+	return nil
+}
+
+// initdbArgs are the initdb arguments for a cluster in dir.
+func (p *Postgres) initdbArgs(dir string) []string {
 	args := []string{
-		"-D", p.cfg.Dir,
+		"-D", dir,
 		"-U", SuperUser,
 		"--auth=trust",
 		"--encoding=UTF8",
@@ -35,19 +49,32 @@ func (p *Postgres) initdb(ctx context.Context) error {
 	if p.cfg.DisableFsync {
 		args = append(args, "--no-sync")
 	}
-	cmd := exec.CommandContext(ctx, p.bins.initdb, args...)
+	return args
+}
+
+// runInitdb runs initdb into dir as the server user.
+func (p *Postgres) runInitdb(ctx context.Context, dir string) error {
+	cmd := exec.CommandContext(ctx, p.bins.initdb, p.initdbArgs(dir)...)
 	var out bytes.Buffer
 	cmd.Dir = "/"
 	cmd.Env = childEnv()
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.SysProcAttr = procAttr(p.runAs, syscall.SIGKILL)
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("%w: %s in %s as %s: %w\n%s",
-			ErrInitdb, p.bins.initdb, p.cfg.Dir, p.runAs, err, bytes.TrimSpace(out.Bytes()))
+	err := startOnSpawner(cmd)
+	if err == nil {
+		err = cmd.Wait()
 	}
-	p.cfg.Logger.Info("postgres data folder initialised",
-		slog.String("dir", p.cfg.Dir), slog.Duration("took", time.Since(began)))
+	if err != nil {
+		return fmt.Errorf("%w: %s in %s as %s: %w\n%s",
+			ErrInitdb, p.bins.initdb, dir, p.runAs, err, bytes.TrimSpace(out.Bytes()))
+	}
 	return nil
+}
+
+// isEmptyDir reports whether dir exists and has no entries.
+func isEmptyDir(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	return err == nil && len(entries) == 0
 }
 
 // isPortInUse reports whether err came from a port someone else holds.

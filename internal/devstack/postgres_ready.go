@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -46,7 +44,7 @@ func (p *Postgres) startFailure(c *child, port int, cause error) error {
 		kind = ErrPortInUse
 	}
 	return fmt.Errorf("%w: postgres in %s on port %d: %w\n--- server log (tail) ---\n%s",
-		kind, p.cfg.Dir, port, cause, c.tail.String())
+		kind, p.cfg.Dir, port, cause, tailOrNone(c.tail))
 }
 
 // pingPostgres opens and closes one connection.
@@ -88,6 +86,3 @@ func (p *Postgres) ensureDatabase(ctx context.Context, database string) error {
 	}
 	return nil
 }
-
-// hostPort is "127.0.0.1:port".
-func hostPort(port int) string { return net.JoinHostPort(loopback, strconv.Itoa(port)) }

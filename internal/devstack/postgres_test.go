@@ -13,8 +13,16 @@ import (
 // startTestPostgres starts a throwaway server stopped at cleanup.
 func startTestPostgres(t *testing.T, dir string) *Postgres {
 	t.Helper()
+	return startTestPostgresIn(t, PostgresConfig{Dir: dir, DisableFsync: true})
+}
+
+// startTestPostgresIn starts a server with cfg (plus the shared initdb cache
+// and the test logger), stopped at cleanup.
+func startTestPostgresIn(t *testing.T, cfg PostgresConfig) *Postgres {
+	t.Helper()
+	cfg.InitCacheDir, cfg.Logger = testInitCache(), testLogger(t)
 	began := time.Now()
-	pg, err := StartPostgres(t.Context(), PostgresConfig{Dir: dir, DisableFsync: true, Logger: testLogger(t)})
+	pg, err := StartPostgres(t.Context(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +35,7 @@ func startTestPostgres(t *testing.T, dir string) *Postgres {
 	return pg
 }
 
-func execSQL(t *testing.T, url, sql string) {
+func execSQL(t testing.TB, url, sql string) {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -40,7 +48,7 @@ func execSQL(t *testing.T, url, sql string) {
 	}
 }
 
-func query(t *testing.T, url, sql string, args ...any) int {
+func query(t testing.TB, url, sql string, args ...any) int {
 	t.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, url)
@@ -86,7 +94,7 @@ func assertGone(t *testing.T, pid int, dir string) {
 	if pids := processesIn(dir); len(pids) > 0 {
 		t.Errorf("processes %v still work in %s", pids, dir)
 	}
-	if _, err := os.Stat(filepath.Join("/proc", itoa(pid))); err == nil {
+	if alive(pid) {
 		t.Errorf("postmaster %d still exists", pid)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "postmaster.pid")); err == nil {

@@ -131,5 +131,5 @@ func (r *Redis) startFailure(c *child, port int, cause error) error {
 		kind = ErrPortInUse
 	}
 	return fmt.Errorf("%w: redis-server in %s on port %d: %w\n--- server log (tail) ---\n%s",
-		kind, r.cfg.Dir, port, cause, c.tail.String())
+		kind, r.cfg.Dir, port, cause, tailOrNone(c.tail))
 }

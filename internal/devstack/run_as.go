@@ -95,19 +95,23 @@ func prepareDir(dir string, a *account) error {
 	if a == nil {
 		return nil
 	}
-	if err := chownTree(dir, a); err != nil {
+	if err := chownTree(dir, a, false); err != nil {
 		return err
 	}
 	return checkReachable(dir, a)
 }
 
-// chownTree hands dir and its content to a unless dir already belongs to a.
-func chownTree(dir string, a *account) error {
+// chownTree hands dir and its content to a; unless all is set, only when
+// dir itself does not belong to a yet. It is a no-op for the current user.
+func chownTree(dir string, a *account, all bool) error {
+	if a == nil {
+		return nil
+	}
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return fmt.Errorf("devstack: stat %s: %w", dir, err)
 	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == a.uid && st.Gid == a.gid {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Uid == a.uid && st.Gid == a.gid && !all {
 		return nil
 	}
 	err = filepath.WalkDir(dir, func(path string, _ fs.DirEntry, err error) error {

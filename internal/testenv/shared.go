@@ -84,6 +84,7 @@ func postgresConfig(dir string) devstack.PostgresConfig {
 	return devstack.PostgresConfig{
 		Dir:          dir,
 		DisableFsync: true,
+		InitCacheDir: initCacheDir(),
 		Settings:     map[string]string{"max_connections": "200"},
 	}
 }

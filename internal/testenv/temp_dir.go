@@ -44,3 +44,7 @@ func sweepStale() {
 		}
 	}
 }
+
+// initCacheDir is where initdb results are kept for every test process of
+// this machine (see devstack.PostgresConfig.InitCacheDir); it is not swept.
+func initCacheDir() string { return filepath.Join(os.TempDir(), "puzzled-initdb-cache") }
