@@ -1,6 +1,8 @@
 package twoends
 
 import (
+	"slices"
+
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -46,13 +48,17 @@ type search struct {
 func (s *search) scanValue() bool {
 	for s.phase == phaseValue {
 		end := min(s.pos+scanChunk, len(s.a))
+		st := slices.Grow(s.stack, end-s.pos)
+		k := len(st)
+		st = st[:cap(st)]
 		for ; s.pos < end; s.pos++ {
 			if s.m.Tick() {
+				s.stack = st[:k]
 				return false
 			}
-			s.stack = append(s.stack, 0)
-			s.stack = s.stack[:push(s.stack, len(s.stack)-1, s.a[s.pos])]
+			k = push(st, k, s.a[s.pos])
 		}
+		s.stack = st[:k]
 		if s.pos == len(s.a) {
 			s.value = valleyValue(s.stack)
 			s.stack = nil
@@ -71,6 +77,9 @@ func (s *search) scanValue() bool {
 // At [i, j] with value cur, L is optimal iff a[i] − f(i+1, j) = cur;
 // otherwise R is, and f(i, j−1) = a[j] − cur.
 func (s *search) buildLine() bool {
+	if s.phase != phaseLine {
+		return true
+	}
 	o := newLineOracle(s.a)
 	for s.phase == phaseLine {
 		if s.m.Tick() {

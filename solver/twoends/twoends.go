@@ -23,9 +23,18 @@
 // and on a valley taking the larger end is optimal, so the value is the
 // alternating sum of the remaining values in decreasing order.
 //
-// The line uses O(n) memory: at interval [i, j] with known value v, L is
-// optimal iff a[i] − f(i+1, j) = v, which needs one linear evaluation per
-// move (O(n²) time in total, no table). Ties go to L.
+// The line uses O(n) memory and no table. At interval [i, j] with known
+// value v, L is optimal iff a[i] − f(i+1, j) = v (ties go to L), so each
+// move needs f(i+1, j) only. Two persistent reduction stacks answer it: one
+// scanned leftwards from j (valid while L moves follow), one scanned
+// rightwards from i+1 (valid while R moves follow); only a change of
+// direction rescans the remaining interval, and reading a value walks one
+// stack. Once the remaining interval has no interior peak (x ≤ y ≥ z) it is
+// a valley, where the canonical move is L iff a[i] ≥ a[j] and costs O(1).
+// Random inputs change direction about a hundred times in 20,000 moves, so
+// the line costs a few milliseconds; the worst case stays O(n²) (e.g. a
+// single peak: tall stacks, about 0.4 s at the line limit on a busy 2-core
+// machine).
 //
 // The textbook O(n²) interval DP lives in the tests only, as the oracle and
 // the benchmark baseline.
