@@ -50,7 +50,7 @@ func newDFS(l *Level, m *solver.Meter) *dfs {
 		l: l, g: &l.geom, m: m,
 		moves:  moveLists(l),
 		rem:    remainingCounts(l),
-		tt:     newTTable(18),
+		tt:     newTTable(ttBits(l)),
 		boards: make([]board, n+1),
 		tgts:   make([]target, n+1),
 		acc:    make([]int64, n+1),
@@ -70,6 +70,19 @@ func (s *dfs) run(resume []uint8) dfsStatus {
 	}
 	_, _, st := s.visitGoal(0, resume)
 	return st
+}
+
+// ttBits sizes the table to the estimated tree: 2^10–2^20 entries.
+func ttBits(l *Level) uint {
+	size := 1.0
+	for _, ms := range moveLists(l) {
+		size *= float64(len(ms))
+	}
+	b := uint(10)
+	for b < 20 && float64(uint64(1)<<b) < size/4 {
+		b++
+	}
+	return b
 }
 
 // start returns the first child index at depth d and the resume path below.
