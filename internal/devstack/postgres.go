@@ -36,7 +36,9 @@ type PostgresConfig struct {
 	DisableFsync bool
 	// InitCacheDir, when set, keeps one initdb result per postgres binary and
 	// initdb options, and a first start copies it instead of running initdb
-	// (about ten times faster). For tests; shared safely between processes.
+	// (several times faster: a file copy instead of bootstrapping). For tests;
+	// shared safely between processes. Its parent folders must let the server
+	// user through, or the cache is skipped with a warning.
 	InitCacheDir string
 	// Settings are extra server settings, passed as `-c name=value`.
 	Settings map[string]string

@@ -65,6 +65,9 @@ func acquireLease(ctx context.Context, addr, holder string) (*lease, error) {
 			db := firstLeaseDB + (start+i)%n
 			key := fmt.Sprintf("%s%d", leaseKeyPrefix, db)
 			ok, err := meta.SetNX(ctx, key, owner, leaseTTL).Result()
+			if err != nil && ctx.Err() != nil {
+				break // waited too long: report it below
+			}
 			if err != nil {
 				meta.Close()
 				return nil, fmt.Errorf("lease a DB on %s: %w", addr, err)

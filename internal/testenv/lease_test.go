@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/puzzled/puzzled/internal/devstack"
 )
 
 // Many holders (standing in for test processes: a lease is only its key on
@@ -13,7 +15,22 @@ import (
 // in the end, every DB is empty when handed out, and no lease key is left.
 func TestLeaseUnderContention(t *testing.T) {
 	t.Parallel()
-	addr := OwnRedis(t).Addr()
+	t.Run("redis-server", func(t *testing.T) {
+		t.Parallel()
+		testLeaseUnderContention(t, OwnRedis(t).Addr())
+	})
+	t.Run("miniredis", func(t *testing.T) {
+		t.Parallel()
+		r, err := devstack.StartRedis(t.Context(), devstack.RedisConfig{InProcess: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.Stop(context.Background()) })
+		testLeaseUnderContention(t, r.Addr())
+	})
+}
+
+func testLeaseUnderContention(t *testing.T, addr string) {
 	const holders = 40
 	var (
 		mu     sync.Mutex
