@@ -55,8 +55,8 @@ func Generate(rng *rand.Rand, opts GenerateOpts) (Generated, error) {
 	for try := 0; ; try++ {
 		raw = genGeometry(rng, opts)
 		n := countClickable(raw)
-		near := abs(n-target) <= 2 || (try >= 100 && n >= genMinClick && n <= genMaxClick)
-		if near || try == 1000 {
+		inRange := n >= genMinClick && n <= genMaxClick
+		if (inRange && (abs(n-target) <= 2 || try >= 100)) || try == 5000 {
 			break
 		}
 	}

@@ -90,7 +90,7 @@ func (s *search) step(mv int32) bool {
 		s.bestCleared = c
 		s.best = append(s.best[:0], s.path...)
 	}
-	if b.left == 0 {
+	if b.left == 0 && b.traySize == 0 {
 		return true
 	}
 	if s.dead.contains(b.hash, b.removed) {

@@ -1,0 +1,120 @@
+package sheep
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// smallLevel returns a random native-format level for the oracle: at most
+// 24 tiles, 3–6 types, 1–4 layers (or an explicit covers DAG), 2–7 slots.
+// About one level in ten has a type count that is not a multiple of 3;
+// those, and single-layer levels, stay at 12 tiles or fewer so the oracle
+// (which has no precheck) can enumerate them.
+func smallLevel(rng *rand.Rand) []byte {
+	broken := rng.IntN(10) == 0
+	triples := 1 + rng.IntN(8)
+	if broken {
+		triples = 1 + rng.IntN(4)
+	}
+	types := 3 + rng.IntN(4)
+	var kinds []int
+	for range triples {
+		v := 1 + rng.IntN(types)
+		kinds = append(kinds, v, v, v)
+	}
+	if broken {
+		k := rng.IntN(len(kinds))
+		kinds[k] = kinds[k]%types + 1 // another type: two counts break
+	}
+	rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+	slots := []int{2, 3, 4, 4, 5, 5, 6, 7, 7}[rng.IntN(9)]
+	if rng.IntN(5) == 0 {
+		return coversLevel(rng, kinds, slots)
+	}
+	return geometryLevel(rng, kinds, slots)
+}
+
+func geometryLevel(rng *rand.Rand, kinds []int, slots int) []byte {
+	layers := 2 + rng.IntN(3)
+	if len(kinds) <= 12 && rng.IntN(4) == 0 {
+		layers = 1
+	}
+	used := map[[3]int]bool{}
+	var tiles []map[string]any
+	for _, v := range kinds {
+		var c [3]int
+		for {
+			c = [3]int{1 + rng.IntN(layers), 4 * rng.IntN(5), 4 * rng.IntN(5)}
+			if !used[c] {
+				break
+			}
+		}
+		used[c] = true
+		tiles = append(tiles, map[string]any{
+			"id": fmt.Sprintf("%d-%d-%d", c[0], c[1], c[2]), "type": v, "x": c[1], "y": c[2], "layer": c[0],
+		})
+	}
+	return mustJSON(map[string]any{"kind": "sheep", "slots": slots, "tile_size": 8, "tiles": tiles})
+}
+
+// coversLevel: tile k may cover any tile after it in a random order, so
+// the graph is acyclic; ids are shuffled so id order is not that order.
+func coversLevel(rng *rand.Rand, kinds []int, slots int) []byte {
+	n := len(kinds)
+	names := rng.Perm(n)
+	tiles := make([]map[string]any, n)
+	for k := range n {
+		covers := []string{}
+		for j := k + 1; j < n; j++ {
+			if rng.IntN(4) == 0 {
+				covers = append(covers, fmt.Sprintf("t%d", names[j]))
+			}
+		}
+		tiles[k] = map[string]any{"id": fmt.Sprintf("t%d", names[k]), "type": kinds[k], "covers": covers}
+	}
+	return mustJSON(map[string]any{"kind": "sheep", "slots": slots, "tiles": tiles})
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func mustParse(t testing.TB, data []byte) *Level {
+	t.Helper()
+	l, err := Parse(data)
+	if err != nil {
+		t.Fatalf("parse %s: %v", data, err)
+	}
+	return l
+}
+
+// solveVerified solves and checks the result with Verify.
+func solveVerified(t testing.TB, l *Level, opts solver.Options) solver.Result {
+	t.Helper()
+	res, err := Solve(context.Background(), l, opts)
+	if err != nil {
+		t.Fatalf("solve %s: %v", l.Canonical(), err)
+	}
+	if err := Verify(l, res); err != nil {
+		t.Fatalf("verify %s: %v", l.Canonical(), err)
+	}
+	return res
+}
+
+func planIDs(t testing.TB, res solver.Result) []string {
+	t.Helper()
+	var ids []string
+	if err := json.Unmarshal(res.Plan, &ids); err != nil {
+		t.Fatalf("plan %s: %v", res.Plan, err)
+	}
+	return ids
+}
