@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
@@ -52,6 +54,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, field+": "+reason, field)
 		return
 	}
+	parseStart := time.Now()
 	levels := make([]store.Level, len(req.Levels))
 	versions := map[string]string{}
 	var bad []levelError
@@ -83,6 +86,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	if req.Priority == "" {
 		req.Priority = queue.Bulk
 	}
+	storeStart := time.Now()
 	id, err := s.cfg.Store.CreateBatch(r.Context(), store.BatchParams{
 		Levels: levels, Priority: req.Priority, Budget: req.Budget, Labels: req.Labels,
 		MaxAttempts: s.cfg.Limits.MaxAttempts, Versions: versions,
@@ -91,6 +95,8 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
+	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", len(levels)),
+		slog.Duration("parse", storeStart.Sub(parseStart)), slog.Duration("store", time.Since(storeStart)))
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": len(levels)})
 }
 

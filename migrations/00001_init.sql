@@ -23,7 +23,9 @@ CREATE TABLE jobs (
     id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     batch_id     bigint REFERENCES batches (id),
     seq          integer,                 -- position in the batch, 0-based
-    level_hash   text NOT NULL REFERENCES levels (hash),
+    -- No foreign key: jobs are only created in the transaction that stores
+    -- their level, and a per-row check costs seconds on a 100,000-job COPY.
+    level_hash   text NOT NULL,
     kind         text NOT NULL,
     state        job_state NOT NULL DEFAULT 'queued',
     priority     text NOT NULL,           -- asynq queue: interactive | bulk
@@ -50,12 +52,11 @@ CREATE UNIQUE INDEX jobs_batch_seq ON jobs (batch_id, seq) WHERE batch_id IS NOT
 CREATE INDEX jobs_live ON jobs (enqueued_at NULLS FIRST, id)
     WHERE state IN ('queued', 'running') AND dup_of IS NULL;
 CREATE INDEX jobs_dup_of ON jobs (dup_of) WHERE dup_of IS NOT NULL;
-CREATE INDEX jobs_level ON jobs (level_hash);
 
 -- One result per job: the primary key makes retried or duplicated tasks idempotent.
 CREATE TABLE results (
     job_id         bigint PRIMARY KEY REFERENCES jobs (id),
-    level_hash     text NOT NULL REFERENCES levels (hash),
+    level_hash     text NOT NULL,          -- always the job's level_hash
     solver_version text NOT NULL,
     verdict        text NOT NULL CHECK (verdict IN ('solved', 'unsolvable', 'unknown')),
     value          bigint,

@@ -45,6 +45,7 @@ type Batch struct {
 // the first (dup_of); levels with a definitive result of the current
 // solver version are completed at once as cached.
 func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
+	unique := distinctLevels(p.Levels)
 	var id int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels) VALUES ($1, $2, $3) RETURNING id`,
@@ -56,16 +57,15 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			return fmt.Errorf("temp table: %w", err)
 		}
 		_, err = tx.CopyFrom(ctx, pgx.Identifier{"new_levels"}, []string{"hash", "kind", "body"},
-			pgx.CopyFromSlice(len(p.Levels), func(i int) ([]any, error) {
-				l := p.Levels[i]
+			pgx.CopyFromSlice(len(unique), func(i int) ([]any, error) {
+				l := unique[i]
 				return []any{l.Hash, l.Kind, string(l.Body)}, nil
 			}))
 		if err != nil {
 			return fmt.Errorf("copy levels: %w", err)
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body)
-			SELECT DISTINCT ON (hash) hash, kind, body FROM new_levels ORDER BY hash
-			ON CONFLICT (hash) DO NOTHING`); err != nil {
+			SELECT hash, kind, body FROM new_levels ON CONFLICT (hash) DO NOTHING`); err != nil {
 			return fmt.Errorf("insert levels: %w", err)
 		}
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
@@ -78,6 +78,9 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		if err != nil {
 			return fmt.Errorf("copy jobs: %w", err)
 		}
+		if len(unique) == len(p.Levels) {
+			return completeCached(ctx, tx, id, unique, p.Versions)
+		}
 		if _, err := tx.Exec(ctx, `
 			UPDATE jobs j SET dup_of = f.first
 			FROM (SELECT level_hash, min(id) AS first FROM jobs WHERE batch_id = $1
@@ -85,35 +88,76 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			WHERE j.batch_id = $1 AND j.level_hash = f.level_hash AND j.id <> f.first`, id); err != nil {
 			return fmt.Errorf("mark duplicates: %w", err)
 		}
-		kinds, versions := make([]string, 0, len(p.Versions)), make([]string, 0, len(p.Versions))
-		for k, v := range p.Versions {
-			kinds, versions = append(kinds, k), append(versions, v)
-		}
-		if _, err := tx.Exec(ctx, `
-			WITH v AS (SELECT unnest($2::text[]) AS kind, unnest($3::text[]) AS version),
-			src AS (
-				SELECT DISTINCT ON (j.id) j.id AS job_id, r.job_id AS src
-				FROM jobs j
-				JOIN v ON v.kind = j.kind
-				JOIN results r ON r.level_hash = j.level_hash AND r.solver_version = v.version
-					AND r.verdict IN ('solved', 'unsolvable')
-				WHERE j.batch_id = $1
-				ORDER BY j.id, r.job_id
-			), u AS (
-				UPDATE jobs SET state = 'done', cached = true, finished_at = now(), dup_of = NULL
-				FROM src WHERE jobs.id = src.job_id
-			)
-			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
-			SELECT src.job_id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
-			FROM src JOIN results r ON r.job_id = src.src`, id, kinds, versions); err != nil {
-			return fmt.Errorf("complete cached: %w", err)
-		}
-		return nil
+		return completeCached(ctx, tx, id, unique, p.Versions)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: create batch: %w", err)
 	}
 	return id, nil
+}
+
+// distinctLevels returns the levels without repeats, first copy first.
+func distinctLevels(levels []Level) []Level {
+	seen := make(map[string]bool, len(levels))
+	out := make([]Level, 0, len(levels))
+	for _, l := range levels {
+		if !seen[l.Hash] {
+			seen[l.Hash] = true
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// completeCached completes the batch's jobs whose level already has a
+// definitive result of the current solver version. The hits are looked up
+// by hash first (index probes; a fresh batch usually has none): joining the
+// just-copied jobs directly would be planned with stale statistics.
+func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, unique []Level, kindVersions map[string]string) error {
+	hashes := make([]string, len(unique))
+	for i, l := range unique {
+		hashes[i] = l.Hash
+	}
+	kinds, versions := make([]string, 0, len(kindVersions)), make([]string, 0, len(kindVersions))
+	for k, v := range kindVersions {
+		kinds, versions = append(kinds, k), append(versions, v)
+	}
+	rows, err := tx.Query(ctx, `
+		SELECT DISTINCT ON (r.level_hash) r.level_hash, r.job_id
+		FROM results r
+		JOIN unnest($2::text[], $3::text[]) AS v (kind, version) ON v.version = r.solver_version
+		JOIN levels l ON l.hash = r.level_hash AND l.kind = v.kind
+		WHERE r.level_hash = ANY ($1) AND r.verdict IN ('solved', 'unsolvable')
+		ORDER BY r.level_hash, r.job_id`, hashes, kinds, versions)
+	if err != nil {
+		return fmt.Errorf("find cached results: %w", err)
+	}
+	type hit struct {
+		Hash string
+		Src  int64
+	}
+	hits, err := pgx.CollectRows(rows, pgx.RowToStructByPos[hit])
+	if err != nil || len(hits) == 0 {
+		return err
+	}
+	hitHashes, srcs := make([]string, len(hits)), make([]int64, len(hits))
+	for i, h := range hits {
+		hitHashes[i], srcs[i] = h.Hash, h.Src
+	}
+	_, err = tx.Exec(ctx, `
+		WITH hit AS (SELECT * FROM unnest($2::text[], $3::bigint[]) AS h (hash, src)),
+		u AS (
+			UPDATE jobs SET state = 'done', cached = true, finished_at = now(), dup_of = NULL
+			FROM hit WHERE jobs.batch_id = $1 AND jobs.level_hash = hit.hash
+			RETURNING jobs.id, hit.src
+		)
+		INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
+		FROM u JOIN results r ON r.job_id = u.src`, batchID, hitHashes, srcs)
+	if err != nil {
+		return fmt.Errorf("complete cached jobs: %w", err)
+	}
+	return nil
 }
 
 // GetBatch returns a batch with its counts per state, verdict and kind.

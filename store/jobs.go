@@ -189,20 +189,13 @@ func (s *Store) StartJob(ctx context.Context, id int64) (RunnableJob, error) {
 // running (finished by a duplicate task, or canceled): results are written
 // at most once. Later copies of the level in the same batch (dup_of) are
 // completed from a definitive result, or released to run on their own.
-//
-// The write uses synchronous_commit off: a result lost in a crash leaves
-// the job queued/running, and the reconciler runs it again.
 func (s *Store) FinishJob(ctx context.Context, id int64, solverVersion string, res solver.Result) (bool, error) {
 	a, err := newResultArgs(res)
 	if err != nil {
 		return false, err
 	}
 	var n int
-	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
-			return err
-		}
-		return tx.QueryRow(ctx, `
+	err = s.pool.QueryRow(ctx, `
 		WITH j AS (
 			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL
 			WHERE id = $1 AND state = 'running'
@@ -224,8 +217,7 @@ func (s *Store) FinishJob(ctx context.Context, id int64, solverVersion string, r
 			ON CONFLICT (job_id) DO NOTHING
 		)
 		SELECT count(*) FROM j`, id, solverVersion, a.verdict, a.value, a.optimal, a.proof, a.plan, a.details,
-			a.stats, res.Verdict.Definitive()).Scan(&n)
-	})
+		a.stats, res.Verdict.Definitive()).Scan(&n)
 	if err != nil {
 		return false, fmt.Errorf("store: finish job %d: %w", id, err)
 	}

@@ -27,11 +27,33 @@ type Store struct {
 	pool *pgxpool.Pool
 }
 
+// OpenOpts are the options of Open.
+type OpenOpts struct {
+	// AsyncCommit turns synchronous_commit off for every connection: a
+	// commit returns before its WAL reaches disk. Workers use it: everything
+	// they write (job starts, checkpoints, results) is recovered by a re-run
+	// if a crash loses it, because a lost result leaves its job queued or
+	// running and the dispatcher enqueues it again. The API keeps durable
+	// commits: a job it accepted must never be lost.
+	AsyncCommit bool
+	// MaxConns sizes the pool (default 16). A worker needs one connection
+	// per concurrent solve plus a few for its dispatcher and checkpoints;
+	// pgxpool's own default (the number of CPUs) makes handlers queue.
+	MaxConns int32
+}
+
 // Open connects to the database at url. It does not migrate; see [Migrate].
-func Open(ctx context.Context, url string) (*Store, error) {
+func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("store: parse database url: %w", err)
+	}
+	cfg.MaxConns = 16
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if opts.AsyncCommit {
+		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -27,7 +27,7 @@ func setup(t *testing.T) (*store.Store, context.Context) {
 	if err := store.Migrate(ctx, url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
-	st, err := store.Open(ctx, url)
+	st, err := store.Open(ctx, url, store.OpenOpts{AsyncCommit: true})
 	if err != nil {
 		t.Fatal(err)
 	}

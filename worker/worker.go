@@ -116,7 +116,7 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 	if w.cfg.Observer != nil {
 		w.cfg.Observer.Solved(job.Kind, res.Verdict, time.Duration(res.Stats.ElapsedMS)*time.Millisecond, res.Stats.Nodes)
 	}
-	log.Info("job done", slog.String("verdict", string(res.Verdict)), slog.Int64("nodes", res.Stats.Nodes),
+	log.Debug("job done", slog.String("verdict", string(res.Verdict)), slog.Int64("nodes", res.Stats.Nodes),
 		slog.Int64("elapsed_ms", res.Stats.ElapsedMS), slog.Bool("stored", stored))
 	return nil
 }

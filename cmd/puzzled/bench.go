@@ -2,9 +2,232 @@ package main
 
 import (
 	"context"
-	"errors"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/store"
 )
 
+// runBench measures, in one run on one machine: (a) raw asynq throughput
+// of no-op tasks, (b) end-to-end throughput of small twoends jobs from
+// batch submission to all results stored, and (c) how long POST
+// /v1/batches takes to accept a large batch. With no --database-url it runs
+// on an embedded stack in a temporary folder, so it never touches real data.
 func runBench(ctx context.Context, args []string) error {
-	return errors.New("bench: not yet available")
+	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: time.Minute}
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.StringVar(&cfg.databaseURL, "database-url", "", "PostgreSQL URL of a database the bench may fill (default: embedded)")
+	fs.StringVar(&cfg.redisAddr, "redis-addr", "", "Redis address whose DB --redis-db the bench may flush (default: embedded)")
+	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
+	fs.IntVar(&cfg.concurrency, "concurrency", 4*runtime.NumCPU(), "worker concurrency, the same for (a) and (b)")
+	noop := fs.Int("noop", 20_000, "no-op tasks for (a)")
+	jobs := fs.Int("jobs", 20_000, "twoends jobs for (b)")
+	big := fs.Int("batch", 100_000, "levels in the batch of (c)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of (b) to this file")
+	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger, err := cfg.logger()
+	if err != nil {
+		return err
+	}
+	if cfg.databaseURL == "" {
+		dir, err := os.MkdirTemp("", "puzzled-bench-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		if err := os.Chmod(dir, 0o755); err != nil { // the server may run as another user
+			return err
+		}
+		stack, err := startEmbedded(ctx, dir, logger)
+		if err != nil {
+			return err
+		}
+		defer stack.stop(logger)
+		cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.Addr()
+	}
+	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	defer qc.Close()
+	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("puzzled bench: %d CPUs, worker concurrency %d\n", runtime.NumCPU(), cfg.concurrency)
+
+	a, err := benchNoop(ctx, opt, cfg.concurrency, *noop)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("(a) asynq no-op tasks:           %8.0f tasks/s (%d tasks)\n", a, *noop)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	apiCtx, stopAPI := context.WithCancel(ctx)
+	defer stopAPI()
+	go func() { _ = api.Serve(apiCtx, ln, newAPI(cfg, st, qc, logger), logger) }()
+	c := client.New("http://" + ln.Addr().String())
+	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
+
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
+	b, err := benchEndToEnd(ctx, cfg, st, qc, c, logger, *jobs)
+	pprof.StopCPUProfile()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("(b) end-to-end twoends jobs:     %8.0f jobs/s (%d jobs) = %.0f%% of (a)\n", b, *jobs, 100*b/a)
+
+	took, err := benchSubmit(ctx, c, *big)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("(c) POST /v1/batches, %d levels: %.2f s\n", *big, took.Seconds())
+	return nil
+}
+
+// benchNoop times n no-op tasks through asynq's whole lifecycle, as the
+// jobs of (b) go through it: enqueued (8 at a time) while a server with
+// the given concurrency processes them.
+func benchNoop(ctx context.Context, opt asynq.RedisConnOpt, concurrency, n int) (float64, error) {
+	const q = "bench-noop"
+	var done atomic.Int64
+	finished := make(chan struct{})
+	srv := asynq.NewServer(opt, asynq.Config{Concurrency: concurrency, Queues: map[string]int{q: 1},
+		LogLevel: asynq.ErrorLevel})
+	mux := asynq.NewServeMux()
+	mux.HandleFunc("noop", func(context.Context, *asynq.Task) error {
+		if done.Add(1) == int64(n) {
+			close(finished)
+		}
+		return nil
+	})
+	if err := srv.Start(mux); err != nil {
+		return 0, err
+	}
+	defer srv.Shutdown()
+	time.Sleep(500 * time.Millisecond) // let the server register, as in (b)
+	cl := asynq.NewClient(opt)
+	defer cl.Close()
+	start := time.Now()
+	if err := enqueueParallel(ctx, n, func(i int) error {
+		_, err := cl.EnqueueContext(ctx, asynq.NewTask("noop", nil), asynq.Queue(q), asynq.TaskID(fmt.Sprint("noop-", i)))
+		return err
+	}); err != nil {
+		return 0, fmt.Errorf("bench: enqueue no-op: %w", err)
+	}
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	return float64(n) / time.Since(start).Seconds(), nil
+}
+
+func enqueueParallel(ctx context.Context, n int, enqueue func(int) error) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < n && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
+				if err := enqueue(i); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
+}
+
+// twoendsLevels makes n distinct small twoends levels (seeded by salt).
+func twoendsLevels(n int, salt int64) []json.RawMessage {
+	levels := make([]json.RawMessage, n)
+	for i := range levels {
+		levels[i] = fmt.Appendf(nil, `{"kind":"twoends","values":[%d,%d,%d,%d,%d,%d,%d,%d]}`,
+			salt, i, i%7, i%13, 5, i%3, 9, i%11)
+	}
+	return levels
+}
+
+// benchEndToEnd runs a worker, submits n jobs as one batch and times until
+// every result is stored.
+func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, c *client.Client, logger *slog.Logger, n int) (float64, error) {
+	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
+	if err != nil {
+		return 0, err
+	}
+	defer wst.Close()
+	workCtx, stopWork := context.WithCancel(ctx)
+	workDone := make(chan error, 1)
+	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger) }()
+	defer func() { stopWork(); <-workDone }()
+	time.Sleep(500 * time.Millisecond) // let the asynq server register
+
+	levels := twoendsLevels(n, time.Now().UnixNano()%1e9)
+	start := time.Now()
+	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	if err != nil {
+		return 0, fmt.Errorf("bench: submit: %w", err)
+	}
+	for {
+		b, err := c.GetBatch(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if b.Done == 1 {
+			if b.States[store.StateDone] != n {
+				return 0, fmt.Errorf("bench: batch ended with states %v", b.States)
+			}
+			return float64(n) / time.Since(start).Seconds(), nil
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+}
+
+// benchSubmit times POST /v1/batches of n levels (no worker runs), then
+// cancels the batch.
+func benchSubmit(ctx context.Context, c *client.Client, n int) (time.Duration, error) {
+	levels := twoendsLevels(n, time.Now().UnixNano()%1e9+1)
+	start := time.Now()
+	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	took := time.Since(start)
+	if err != nil {
+		return 0, fmt.Errorf("bench: submit %d: %w", n, err)
+	}
+	_, err = c.CancelBatch(ctx, id)
+	return took, err
 }

@@ -21,7 +21,7 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, qc, err := connect(ctx, cfg, logger)
+	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
 	if err != nil {
 		return err
 	}
@@ -43,11 +43,11 @@ func newAPI(cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) 
 }
 
 // connect migrates the database, then opens the store and the queue client.
-func connect(ctx context.Context, cfg config, logger *slog.Logger) (*store.Store, *queue.Client, error) {
+func connect(ctx context.Context, cfg config, logger *slog.Logger, opts store.OpenOpts) (*store.Store, *queue.Client, error) {
 	if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
 		return nil, nil, err
 	}
-	st, err := store.Open(ctx, cfg.databaseURL)
+	st, err := store.Open(ctx, cfg.databaseURL, opts)
 	if err != nil {
 		return nil, nil, err
 	}

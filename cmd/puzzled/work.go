@@ -19,7 +19,7 @@ func runWork(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, qc, err := connect(ctx, cfg, logger)
+	st, qc, err := connect(ctx, cfg, logger, workerStoreOpts(cfg))
 	if err != nil {
 		return err
 	}
@@ -28,7 +28,8 @@ func runWork(ctx context.Context, args []string) error {
 	return serveWorker(ctx, cfg, st, qc, logger)
 }
 
-// serveWorker runs solve workers and the dispatcher until ctx ends.
+// serveWorker runs solve workers and the dispatcher until ctx ends. st
+// should commit asynchronously (see store.OpenOpts.AsyncCommit).
 func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) error {
 	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
 	if err != nil {
@@ -43,4 +44,10 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	})
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency))
 	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency, Dispatcher: d, Logger: logger})
+}
+
+// workerStoreOpts: asynchronous commits, and a connection per solve plus
+// room for the dispatcher and checkpoints.
+func workerStoreOpts(cfg config) store.OpenOpts {
+	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(cfg.concurrency) + 8}
 }
