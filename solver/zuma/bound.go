@@ -37,8 +37,9 @@ const inf = 1 << 12
 
 // bounder holds the DP tables so a search reuses them.
 type bounder struct {
-	g []int16
-	f []int16
+	g    []int16
+	f    []int16
+	next []int
 }
 
 // bound returns the relaxation bound of board b; avail is the number of
@@ -55,26 +56,38 @@ func (bd *bounder) bound(b []byte, avail *[26]int8) int {
 		bd.f = make([]int16, w*w*3)
 	}
 	g, f := bd.g[:w*w], bd.f[:w*w*3]
+	// next[p]: the next ball after p with b[p]'s color, n if none.
+	if cap(bd.next) < n {
+		bd.next = make([]int, n)
+	}
+	next := bd.next[:n]
+	var last [26]int
+	for c := range last {
+		last[c] = n
+	}
+	for p := n - 1; p >= 0; p-- {
+		next[p] = last[b[p]-'A']
+		last[b[p]-'A'] = p
+	}
 	g[n*w+n] = 0
 	for i := n - 1; i >= 0; i-- {
 		g[i*w+i] = 0
 		c := b[i]
+		n1, n2 := need(1, c, avail), need(2, c, avail)
 		for e := i + 1; e <= n; e++ {
 			rest := g[(i+1)*w+e]
-			for k := 0; k < 3; k++ {
-				best := need(k+1, c, avail) + rest
-				k2 := min(2, k+1)
-				for p := i + 1; p < e; p++ {
-					if b[p] != c {
-						continue
-					}
-					if v := g[(i+1)*w+p] + f[(p*w+e)*3+k2]; v < best {
-						best = v
-					}
-				}
-				f[(i*w+e)*3+k] = min(best, inf)
+			b0, b1, b2 := n1+rest, n2+rest, rest
+			for p := next[i]; p < e; p = next[p] {
+				base := g[(i+1)*w+p]
+				fp := f[(p*w+e)*3:]
+				b0 = min(b0, base+fp[1])
+				b12 := base + fp[2]
+				b1 = min(b1, b12)
+				b2 = min(b2, b12)
 			}
-			g[i*w+e] = f[(i*w+e)*3]
+			fi := f[(i*w+e)*3:]
+			fi[0], fi[1], fi[2] = min(b0, inf), min(b1, inf), min(b2, inf)
+			g[i*w+e] = fi[0]
 		}
 	}
 	return int(g[n])
