@@ -154,6 +154,10 @@ func buildResult(l *Level, out outcome, m *solver.Meter) (solver.Result, error) 
 		res.Verdict = solver.Unknown
 		return res, fmt.Errorf("columns: internal error: plan fails replay: %w", err)
 	}
+	if res.Verdict == solver.Unknown && rep.GoalMet {
+		// A stopped search's best line may reach the goal already.
+		res.Verdict = solver.Solved
+	}
 	res.Value = solver.Int64(rep.Score)
 	res.Details = map[string]any{
 		"score":         rep.Score,
