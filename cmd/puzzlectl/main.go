@@ -1,0 +1,106 @@
+// Command puzzlectl is the client CLI of puzzled.
+//
+// It solves levels locally without a server (solve), submits folders, globs
+// and NDJSON files of levels as one batch and follows it with a progress bar
+// (submit, wait), reports a batch's progress and results (status, results),
+// looks up stored levels (get) and runs one interactive job (job).
+//
+// Exit status: 0 on success; 1 on an error (bad usage, an invalid level, an
+// unreachable server); 2 when a waited-for batch or job has a failed job or
+// a verdict named by --fail-on; 130 when interrupted.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit statuses.
+const (
+	exitOK          = 0
+	exitError       = 1
+	exitBatchFailed = 2
+	exitInterrupted = 130
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// command is one subcommand.
+type command struct {
+	name  string
+	usage string // arguments after the name
+	brief string
+	run   func(ctx context.Context, e *env, args []string) int
+}
+
+// commands lists the subcommands.
+func commands() []command {
+	return []command{
+		{"solve", "[flags] FILE|DIR|-...", "solve levels locally, no server", runSolve},
+		{"submit", "[flags] PATH|GLOB...", "submit levels as one batch", runSubmit},
+		{"status", "[--job] ID", "show a batch's (or a job's) progress", runStatus},
+		{"results", "[--format ndjson|csv|table] ID", "print a batch's results in submission order", runResults},
+		{"wait", "[--fail-on V]... ID", "wait for a batch with a progress bar", runWait},
+		{"get", "HASH", "show a stored level and its definitive result", runGet},
+		{"job", "[flags] FILE", "solve one level as an interactive job and print the solution", runJob},
+	}
+}
+
+// run is the whole program: it parses the global flags, runs the
+// subcommand and returns the exit status.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	e := newEnv(stdin, stdout, stderr)
+	fs := flag.NewFlagSet("puzzlectl", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	e.globals.register(fs)
+	fs.Usage = func() { printUsage(stderr, fs) }
+	if err := fs.Parse(args); err != nil {
+		return usageExit(err)
+	}
+	if fs.NArg() == 0 {
+		printUsage(stderr, fs)
+		return exitError
+	}
+	name := fs.Arg(0)
+	for _, c := range commands() {
+		if c.name == name {
+			return c.run(ctx, e, fs.Args()[1:])
+		}
+	}
+	if name == "help" {
+		printUsage(stdout, fs)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "puzzlectl: unknown command %q\n", name)
+	printUsage(stderr, fs)
+	return exitError
+}
+
+func printUsage(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "Usage: puzzlectl [--server URL] [--token T] [--json] COMMAND [flags] ARGS\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.brief)
+	}
+	fmt.Fprintf(w, "\nRun puzzlectl COMMAND -h for a command's flags. Global flags (also accepted after COMMAND):\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// usageExit maps a flag parsing error to an exit status: -h is a success.
+func usageExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitError
+}
