@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+
+	"github.com/puzzled/puzzled/solver"
 )
 
 // TypeSolve is the asynq task type of a solve job.
@@ -54,8 +56,9 @@ func JobIDFromTask(t *asynq.Task) (int64, error) {
 }
 
 // TaskTimeout is the asynq timeout of a task whose solve budget is maxMS
-// (0 = the default budget): the budget plus room to load, verify and store.
-// It replaces asynq's 30-minute default so a stuck task is noticed.
+// (0 = its kind's default, at most DefaultMaxMS): the budget plus room to
+// load, verify and store. It replaces asynq's 30-minute default so a stuck
+// task is noticed.
 func TaskTimeout(maxMS int64) time.Duration {
 	if maxMS <= 0 {
 		maxMS = DefaultMaxMS
@@ -63,8 +66,20 @@ func TaskTimeout(maxMS int64) time.Duration {
 	return time.Duration(maxMS)*time.Millisecond + 30*time.Second
 }
 
-// DefaultMaxMS is the time budget of a job that names none.
+// DefaultMaxMS is the largest default time budget of any kind.
 const DefaultMaxMS = 60_000
+
+// DefaultBudget is the budget of a job of kind that names none: the
+// searches that can run long get a minute, twoends (linear time) ten
+// seconds.
+func DefaultBudget(kind string) solver.Budget {
+	switch kind {
+	case "twoends":
+		return solver.Budget{MaxMS: 10_000}
+	default:
+		return solver.Budget{MaxMS: DefaultMaxMS}
+	}
+}
 
 // maxRetry is asynq's retry count. PostgreSQL's attempts column is what
 // limits attempts (the worker fails the job when it is exhausted), so asynq

@@ -311,3 +311,23 @@ func nullJSON(b json.RawMessage) *string {
 	s := string(b)
 	return &s
 }
+
+// JobCount is the number of jobs of one kind in one state.
+type JobCount struct {
+	Kind  string
+	State string
+	Count int64
+}
+
+// JobCounts counts all jobs by kind and state (for metrics).
+func (s *Store) JobCounts(ctx context.Context) ([]JobCount, error) {
+	rows, err := s.pool.Query(ctx, `SELECT kind, state::text, count(*) FROM jobs GROUP BY 1, 2 ORDER BY 1, 2`)
+	if err != nil {
+		return nil, fmt.Errorf("store: job counts: %w", err)
+	}
+	counts, err := pgx.CollectRows(rows, pgx.RowToStructByPos[JobCount])
+	if err != nil {
+		return nil, fmt.Errorf("store: job counts: %w", err)
+	}
+	return counts, nil
+}

@@ -159,8 +159,8 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 			}
 		},
 	}
-	if opts.Budget.MaxMS == 0 && opts.Budget.MaxNodes == 0 {
-		opts.Budget.MaxMS = queue.DefaultMaxMS
+	if opts.Budget == (solver.Budget{}) {
+		opts.Budget = queue.DefaultBudget(job.Kind)
 	}
 	res, err := kind.Solve(solveCtx, lvl, opts)
 	if err != nil {

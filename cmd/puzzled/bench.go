@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
@@ -87,7 +88,7 @@ func runBench(ctx context.Context, args []string) error {
 	}
 	apiCtx, stopAPI := context.WithCancel(ctx)
 	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, newAPI(cfg, st, qc, logger), logger) }()
+	go func() { _ = api.Serve(apiCtx, ln, newAPI(cfg, st, qc, logger, prometheus.NewRegistry()), logger) }()
 	c := client.New("http://" + ln.Addr().String())
 	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
 
@@ -193,7 +194,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 	defer wst.Close()
 	workCtx, stopWork := context.WithCancel(ctx)
 	workDone := make(chan error, 1)
-	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger) }()
+	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger, prometheus.NewRegistry()) }()
 	defer func() { stopWork(); <-workDone }()
 	time.Sleep(500 * time.Millisecond) // let the asynq server register
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -23,6 +24,8 @@ type config struct {
 	staleAfter      time.Duration
 	logLevel        string
 	limits          api.Limits
+	tokens          []api.StaticToken
+	metricsAddr     string
 }
 
 func env(name, def string) string {
@@ -62,10 +65,14 @@ func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet
 		fs.Int64Var(&cfg.limits.JobBody, "max-job-body", int64(envInt("PUZZLED_MAX_JOB_BODY", 64<<20)), "bytes in a POST /v1/jobs body [PUZZLED_MAX_JOB_BODY]")
 		fs.Int64Var(&cfg.limits.BatchBody, "max-batch-body", int64(envInt("PUZZLED_MAX_BATCH_BODY", 512<<20)), "bytes in a POST /v1/batches body [PUZZLED_MAX_BATCH_BODY]")
 		fs.IntVar(&cfg.limits.BatchLevels, "max-batch-levels", envInt("PUZZLED_MAX_BATCH_LEVELS", 100_000), "levels in one batch [PUZZLED_MAX_BATCH_LEVELS]")
+		fs.Float64Var(&cfg.limits.SubmitRate, "submit-rate", float64(envInt("PUZZLED_SUBMIT_RATE", 20)), "submissions per second per token [PUZZLED_SUBMIT_RATE]")
+		cfg.tokens = staticTokens(os.Getenv("PUZZLED_API_TOKENS"), false)
+		cfg.tokens = append(cfg.tokens, staticTokens(os.Getenv("PUZZLED_API_READONLY_TOKENS"), true)...)
 	}
 	if work {
 		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
 		fs.DurationVar(&cfg.checkpointEvery, "checkpoint-every", envDuration("PUZZLED_CHECKPOINT_EVERY", 5*time.Second), "least time between checkpoints of a search [PUZZLED_CHECKPOINT_EVERY]")
+		fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("PUZZLED_METRICS_ADDR", ""), "serve the worker's /metrics here, e.g. :9091 (default off) [PUZZLED_METRICS_ADDR]")
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
 	}
 	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error [PUZZLED_LOG_LEVEL]")
@@ -78,4 +85,22 @@ func (c *config) logger() (*slog.Logger, error) {
 		return nil, fmt.Errorf("log level %q: %w", c.logLevel, err)
 	}
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil
+}
+
+// staticTokens parses PUZZLED_API_TOKENS / PUZZLED_API_READONLY_TOKENS:
+// comma-separated tokens, each "name:token" or a bare token.
+func staticTokens(list string, readOnly bool) []api.StaticToken {
+	var out []api.StaticToken
+	for i, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, token, ok := strings.Cut(item, ":")
+		if !ok {
+			name, token = fmt.Sprintf("env-%d", i+1), item
+		}
+		out = append(out, api.StaticToken{Name: name, Token: token, ReadOnly: readOnly})
+	}
+	return out
 }

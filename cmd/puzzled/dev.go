@@ -73,9 +73,10 @@ Try:
 Press Ctrl-C to stop.
 `, url, dir)
 
+	reg := newRegistry() // one process: the API's /metrics shows the worker's too
 	var wg sync.WaitGroup
 	errs := make([]error, 2)
-	wg.Go(func() { errs[0] = api.Serve(ctx, ln, newAPI(cfg, st, qc, logger), logger) })
+	wg.Go(func() { errs[0] = api.Serve(ctx, ln, newAPI(cfg, st, qc, logger, reg), logger) })
 	wg.Go(func() {
 		wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
 		if err != nil {
@@ -83,7 +84,7 @@ Press Ctrl-C to stop.
 			return
 		}
 		defer wst.Close()
-		errs[1] = serveWorker(ctx, cfg, wst, qc, logger)
+		errs[1] = serveWorker(ctx, cfg, wst, qc, logger, reg)
 	})
 	wg.Wait()
 	return errors.Join(errs...)

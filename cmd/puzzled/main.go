@@ -26,6 +26,7 @@ commands:
   dev       run API + worker with embedded PostgreSQL and Redis (data in ./.puzzled)
   migrate   apply database migrations ("migrate up")
   bench     measure asynq and end-to-end throughput
+  token     create an API token ("token create --name N [--read-only]")
 
 Run "puzzled <command> -h" for the flags of a command.
 `
@@ -43,6 +44,7 @@ func main() {
 		"dev":     runDev,
 		"migrate": runMigrate,
 		"bench":   runBench,
+		"token":   runToken,
 	}
 	run, ok := cmds[os.Args[1]]
 	if !ok {

@@ -6,6 +6,9 @@ import (
 	"log/slog"
 	"net"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
@@ -32,14 +35,22 @@ func runServe(ctx context.Context, args []string) error {
 		return fmt.Errorf("listen on %s: %w", cfg.httpAddr, err)
 	}
 	logger.Info("api listening", slog.String("addr", ln.Addr().String()))
-	return api.Serve(ctx, ln, newAPI(cfg, st, qc, logger), logger)
+	return api.Serve(ctx, ln, newAPI(cfg, st, qc, logger, newRegistry()), logger)
 }
 
-func newAPI(cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) *api.Server {
+func newAPI(cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger, reg *prometheus.Registry) *api.Server {
 	return api.New(api.Config{
 		Store: st, Queue: qc, Registry: kinds.Registry(), Logger: logger,
-		Limits: cfg.limits,
+		Limits: cfg.limits, Tokens: cfg.tokens, Metrics: reg,
 	})
+}
+
+// newRegistry is a Prometheus registry with the Go runtime and process
+// collectors.
+func newRegistry() *prometheus.Registry {
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return reg
 }
 
 // connect migrates the database, then opens the store and the queue client.

@@ -2,8 +2,15 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
@@ -25,19 +32,30 @@ func runWork(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	defer qc.Close()
-	return serveWorker(ctx, cfg, st, qc, logger)
+	reg := newRegistry()
+	if cfg.metricsAddr != "" {
+		ln, err := net.Listen("tcp", cfg.metricsAddr)
+		if err != nil {
+			return fmt.Errorf("metrics: listen on %s: %w", cfg.metricsAddr, err)
+		}
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+		go func() { _ = api.Serve(ctx, ln, mux, logger) }()
+		logger.Info("worker metrics listening", slog.String("addr", ln.Addr().String()))
+	}
+	return serveWorker(ctx, cfg, st, qc, logger, reg)
 }
 
 // serveWorker runs solve workers and the dispatcher until ctx ends. st
 // should commit asynchronously (see store.OpenOpts.AsyncCommit).
-func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger) error {
+func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger, reg prometheus.Registerer) error {
 	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
 	if err != nil {
 		return err
 	}
 	w := worker.New(worker.Config{
 		Store: st, Registry: kinds.Registry(), Logger: logger,
-		CheckpointEvery: cfg.checkpointEvery,
+		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
 	})
 	d := queue.NewDispatcher(queue.DispatcherConfig{
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter,

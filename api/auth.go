@@ -1,0 +1,147 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/puzzled/puzzled/store"
+)
+
+// StaticToken is an API token given in configuration (PUZZLED_API_TOKENS)
+// rather than stored in the database.
+type StaticToken struct {
+	Name     string
+	Token    string
+	ReadOnly bool
+}
+
+// principal is who made a request: a token's name, or the client address
+// when no token is configured (for rate limits).
+type principal struct {
+	name     string
+	readOnly bool
+}
+
+// authenticator checks bearer tokens: the configured static ones (compared
+// in constant time by hash) and those stored hashed in PostgreSQL.
+// Validated stored tokens are cached for tokenCacheTTL.
+type authenticator struct {
+	store  *store.Store
+	static []staticHash
+
+	mu        sync.Mutex
+	cache     map[[32]byte]cachedToken
+	anyStored bool
+	checkedAt time.Time
+}
+
+type staticHash struct {
+	name     string
+	hash     [32]byte
+	readOnly bool
+}
+
+type cachedToken struct {
+	p       principal
+	expires time.Time
+}
+
+const tokenCacheTTL = 30 * time.Second
+
+func newAuthenticator(st *store.Store, static []StaticToken) *authenticator {
+	a := &authenticator{store: st, cache: map[[32]byte]cachedToken{}}
+	for _, t := range static {
+		a.static = append(a.static, staticHash{name: t.Name, hash: sha256.Sum256([]byte(t.Token)), readOnly: t.ReadOnly})
+	}
+	return a
+}
+
+// errNoToken and errBadToken answer 401.
+var (
+	errNoToken  = errors.New("missing bearer token: send Authorization: Bearer <token>")
+	errBadToken = errors.New("invalid token")
+)
+
+// authenticate returns the request's principal. With no token configured
+// anywhere every request is allowed, as the client's address.
+func (a *authenticator) authenticate(r *http.Request) (principal, error) {
+	anon := principal{name: "addr:" + clientHost(r)}
+	required, err := a.required(r.Context())
+	if err != nil {
+		return principal{}, err
+	}
+	if !required {
+		return anon, nil
+	}
+	raw, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || raw == "" {
+		return principal{}, errNoToken
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(raw)))
+	found := -1
+	for i, s := range a.static { // no early exit: constant time in the match
+		if subtle.ConstantTimeCompare(sum[:], s.hash[:]) == 1 {
+			found = i
+		}
+	}
+	if found >= 0 {
+		return principal{name: "token:" + a.static[found].name, readOnly: a.static[found].readOnly}, nil
+	}
+	a.mu.Lock()
+	c, ok := a.cache[sum]
+	a.mu.Unlock()
+	if ok && time.Now().Before(c.expires) {
+		return c.p, nil
+	}
+	t, err := a.store.TokenByHash(r.Context(), sum[:])
+	if errors.Is(err, store.ErrNotFound) {
+		return principal{}, errBadToken
+	}
+	if err != nil {
+		return principal{}, err
+	}
+	p := principal{name: "token:" + t.Name, readOnly: t.ReadOnly}
+	a.mu.Lock()
+	a.cache[sum] = cachedToken{p: p, expires: time.Now().Add(tokenCacheTTL)}
+	a.mu.Unlock()
+	return p, nil
+}
+
+// required reports whether any token is configured; the stored side is
+// re-checked at most every tokenCacheTTL.
+func (a *authenticator) required(ctx context.Context) (bool, error) {
+	if len(a.static) > 0 {
+		return true, nil
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.anyStored || time.Since(a.checkedAt) < tokenCacheTTL {
+		return a.anyStored, nil
+	}
+	any, err := a.store.HasTokens(ctx)
+	if err != nil {
+		return false, err
+	}
+	a.anyStored, a.checkedAt = any, time.Now()
+	return any, nil
+}
+
+func clientHost(r *http.Request) string {
+	host := r.RemoteAddr
+	if i := strings.LastIndexByte(host, ':'); i > 0 {
+		host = host[:i]
+	}
+	return host
+}
+
+// HashToken is how tokens are stored: their SHA-256.
+func HashToken(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}

@@ -1,0 +1,41 @@
+package api
+
+import (
+	"net/http"
+	"time"
+)
+
+func (s *Server) batchReport(w http.ResponseWriter, r *http.Request) {
+	id, err := pathID(r)
+	if err != nil {
+		writeError(w, http.StatusNotFound, err.Error(), "id")
+		return
+	}
+	rep, err := s.cfg.Store.BatchReport(r.Context(), id)
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+// stats answers GET /v1/stats?since=…&until=… (RFC 3339; default: all time).
+func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
+	since, until := time.Unix(0, 0).UTC(), time.Now().UTC().Add(time.Second)
+	for name, dst := range map[string]*time.Time{"since": &since, "until": &until} {
+		if v := r.URL.Query().Get(name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				writeError(w, http.StatusBadRequest, name+": must be an RFC 3339 time, e.g. 2026-11-29T00:00:00Z", name)
+				return
+			}
+			*dst = t
+		}
+	}
+	st, err := s.cfg.Store.Stats(r.Context(), since, until)
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st)
+}
