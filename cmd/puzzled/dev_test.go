@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/store"
+)
+
+// oneOfEachKind has a small level of every registered kind.
+var oneOfEachKind = map[string]string{
+	"twoends": `{"kind":"twoends","values":[3,1,2]}`,
+	"zuma":    `{"kind":"zuma","board":"WWRRBBWW","hand":"WRBRW"}`,
+	"sheep":   `{"kind":"sheep","slots":7,"tile_size":8,"tiles":[{"id":"a","type":1,"x":0,"y":0,"layer":1},{"id":"b","type":1,"x":8,"y":0,"layer":1},{"id":"c","type":1,"x":4,"y":0,"layer":2}]}`,
+	"columns": `{"kind":"columns","width":3,"height":5,"rule":"lines","board":["...","...","...","...","RG."],"pieces":["RRB","GGB"],"goal":{"type":"score","score":3}}`,
+}
+
+// processesUsing lists the pids whose command line mentions dir.
+func processesUsing(t *testing.T, dir string) []string {
+	t.Helper()
+	entries, _ := os.ReadDir("/proc")
+	var pids []string
+	for _, e := range entries {
+		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err == nil && strings.Contains(string(cmdline), dir) {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+func TestDevRunsEverythingAndKeepsData(t *testing.T) {
+	t.Parallel()
+	dir, err := os.MkdirTemp("", "puzzled-dev-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
+		t.Fatal(err)
+	}
+	start := func() (*proc, *client.Client) {
+		p := startProc(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+		addr := p.waitLog("api listening", 2*time.Minute)["addr"].(string)
+		return p, client.New("http://" + addr)
+	}
+	dev, c := start()
+	if names := kinds.Registry().Names(); len(names) != len(oneOfEachKind) {
+		t.Fatalf("registered kinds %v; add a level of each to oneOfEachKind", names)
+	}
+	jobs := map[string]store.Job{}
+	for kind, lvl := range oneOfEachKind {
+		j, err := c.CreateJob(t.Context(), json.RawMessage(lvl), client.JobOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		jobs[kind] = j
+	}
+	for kind, j := range jobs {
+		sol := waitSolution(t, c, j.ID)
+		if sol.Verdict != "solved" || len(sol.Plan) == 0 {
+			t.Fatalf("%s: %+v", kind, sol)
+		}
+	}
+
+	dev.signal(syscall.SIGINT)
+	select {
+	case <-dev.done:
+	case <-time.After(time.Minute):
+		t.Fatal("puzzled dev did not stop within a minute of SIGINT")
+	}
+	if code := dev.cmd.ProcessState.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d:\n%s", code, dev.output())
+	}
+	if pids := processesUsing(t, dir); len(pids) > 0 {
+		t.Fatalf("processes left running on %s: %v", dir, pids)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "postgres", "postmaster.pid")); !os.IsNotExist(err) {
+		t.Fatalf("stale postmaster.pid after a clean stop: %v", err)
+	}
+
+	_, c = start()
+	for kind, j := range jobs {
+		got, err := c.GetJob(t.Context(), j.ID)
+		if err != nil || got.State != store.StateDone || got.Result == nil || got.LevelHash != j.LevelHash {
+			t.Fatalf("%s after restart: %+v, %v", kind, got, err)
+		}
+		lr, err := c.GetLevel(t.Context(), j.LevelHash)
+		if err != nil || lr.Result == nil || lr.Result.Verdict != "solved" {
+			t.Fatalf("%s level after restart: %+v, %v", kind, lr, err)
+		}
+	}
+}
