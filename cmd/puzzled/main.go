@@ -27,6 +27,7 @@ commands:
   migrate   apply database migrations ("migrate up")
   bench     measure asynq and end-to-end throughput
   token     create an API token ("token create --name N [--read-only]")
+  health    exit 0 if a URL (default the local /readyz) answers 200
 
 Run "puzzled <command> -h" for the flags of a command.
 `
@@ -45,6 +46,7 @@ func main() {
 		"migrate": runMigrate,
 		"bench":   runBench,
 		"token":   runToken,
+		"health":  runHealth,
 	}
 	run, ok := cmds[os.Args[1]]
 	if !ok {
