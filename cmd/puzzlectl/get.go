@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/puzzled/puzzled/solver"
 )
@@ -70,7 +72,11 @@ func resultRows(t *table, r *solver.Result) {
 func sortedDetails(d map[string]any) [][2]string {
 	out := make([][2]string, 0, len(d))
 	for _, k := range slices.Sorted(maps.Keys(d)) {
-		out = append(out, [2]string{k, fmt.Sprint(d[k])})
+		v, err := json.Marshal(d[k]) // 1.8e+07 would be fmt's way
+		if err != nil {
+			v = fmt.Append(nil, d[k])
+		}
+		out = append(out, [2]string{k, strings.Trim(string(v), `"`)})
 	}
 	return out
 }

@@ -131,3 +131,17 @@ func TestSummaryTable(t *testing.T) {
 		t.Fatalf("summary\n got %s\nwant %s", got, want)
 	}
 }
+
+func TestSortedDetailsFormatsNumbersPlainly(t *testing.T) {
+	t.Parallel()
+	got := sortedDetails(map[string]any{"winner": "first", "first": float64(18294328), "cleared": true})
+	want := [][2]string{{"cleared", "true"}, {"first", "18294328"}, {"winner", "first"}}
+	if len(got) != len(want) {
+		t.Fatalf("%v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%v, want %v", got, want)
+		}
+	}
+}

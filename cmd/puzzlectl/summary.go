@@ -11,6 +11,7 @@ import (
 type batchSummary struct {
 	store.Batch
 	ElapsedMS int64 `json:"elapsed_ms"`
+	WaitedMS  int64 `json:"waited_ms,omitempty"`
 }
 
 // printSummary prints a finished (or current) batch: states, verdicts,
@@ -19,7 +20,7 @@ type batchSummary struct {
 func printSummary(e *env, b store.Batch, waited time.Duration) error {
 	elapsed := batchElapsed(b, waited)
 	if e.machine() {
-		return writeJSONLine(e.stdout, batchSummary{Batch: b, ElapsedMS: elapsed.Milliseconds()})
+		return writeJSONLine(e.stdout, batchSummary{Batch: b, ElapsedMS: elapsed.Milliseconds(), WaitedMS: waited.Milliseconds()})
 	}
 	t := newTable(e.stdout)
 	t.row("batch", fmt.Sprint(b.ID))
@@ -30,6 +31,9 @@ func printSummary(e *env, b store.Batch, waited time.Duration) error {
 	rate := ""
 	if s := elapsed.Seconds(); s > 0 && b.FinishedAt != nil {
 		rate = fmt.Sprintf(" (%.0f levels/s)", float64(b.Total)/s)
+	}
+	if waited > 0 {
+		rate += fmt.Sprintf(", waited %s", waited.Round(10*time.Millisecond))
 	}
 	t.row("elapsed", elapsed.Round(10*time.Millisecond).String()+rate)
 	section(t, "STATE", b.States)
@@ -50,8 +54,9 @@ func section(t *table, name string, m map[string]int) {
 	}
 }
 
-// batchElapsed is the server's time from creation to the last finished
-// job, or waited while the batch is not finished.
+// batchElapsed is the server's time from the batch's creation to its last
+// finished job, or waited (else the time since creation) while the batch
+// is not finished.
 func batchElapsed(b store.Batch, waited time.Duration) time.Duration {
 	if b.FinishedAt != nil {
 		return b.FinishedAt.Sub(b.CreatedAt)
