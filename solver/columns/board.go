@@ -65,19 +65,19 @@ func (g *geom) place(b *board, col, rot int, p *[3]byte, t *target) (int, bool) 
 	b.cells[base+1] = p[(4-rot)%3]
 	b.cells[base+2] = p[(3-rot)%3]
 	b.h[col] = uint8(hh + 3)
-	cand := [3]uint16{uint16(base), uint16(base + 1), uint16(base + 2)}
-	return g.resolve(b, cand[:], t), true
+	var cand cellMask
+	cand[col] = 7 << uint(hh)
+	return g.resolve(b, &cand, t), true
 }
 
 // resolve removes matches that involve a cell of cand, applies gravity and
 // repeats with the cells that moved, until the board is stable. A new match
 // always contains a placed or moved cell, because the board was stable
 // before and every match of a step is removed.
-func (g *geom) resolve(b *board, cand []uint16, t *target) int {
-	var buf [MaxWidth * stride]uint16
+func (g *geom) resolve(b *board, cand *cellMask, t *target) int {
 	gain := 0
 	for step := 1; ; step++ {
-		var marks [MaxWidth]uint32
+		var marks cellMask
 		if g.groups {
 			g.markGroups(b, cand, &marks)
 		} else {
@@ -99,20 +99,18 @@ func (g *geom) resolve(b *board, cand []uint16, t *target) int {
 				t.r -= int8(bits.OnesCount32(m & (1<<uint(t.r) - 1)))
 			}
 		}
-		cand = buf[:0]
 		for c := 0; c < g.w; c++ {
-			m := marks[c]
-			if m == 0 {
-				continue
+			cand[c] = 0
+			if marks[c] != 0 {
+				cand[c] = g.collapse(b, c, marks[c])
 			}
-			cand = g.collapse(b, c, m, cand)
 		}
 	}
 }
 
 // collapse removes the marked cells m of column c, lets the jewels above
-// fall and appends the cells that moved to cand.
-func (g *geom) collapse(b *board, c int, m uint32, cand []uint16) []uint16 {
+// fall and returns the cells that moved.
+func (g *geom) collapse(b *board, c int, m uint32) uint32 {
 	base := c * stride
 	hh := int(b.h[c])
 	lo := bits.TrailingZeros32(m)
@@ -127,8 +125,5 @@ func (g *geom) collapse(b *board, c int, m uint32, cand []uint16) []uint16 {
 		b.cells[base+r] = 0
 	}
 	b.h[c] = uint8(w)
-	for r := lo; r < w; r++ {
-		cand = append(cand, uint16(base+r))
-	}
-	return cand
+	return (1<<uint(w) - 1) &^ (1<<uint(lo) - 1)
 }

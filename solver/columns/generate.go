@@ -75,17 +75,19 @@ func genBoard(rng *rand.Rand, g *geom, cfg GenConfig) board {
 // genCell puts a color at (c, r) that makes no match; false if none does.
 func genCell(rng *rand.Rand, g *geom, b *board, c, r, colors int) bool {
 	off := rng.IntN(colors)
-	idx := uint16(c*stride + r)
+	idx := c*stride + r
 	b.h[c] = uint8(r + 1)
+	var cand cellMask
+	cand[c] = 1 << uint(r)
 	for k := range colors {
 		b.cells[idx] = byte((off+k)%colors + 1)
-		var marks [MaxWidth]uint32
+		var marks cellMask
 		if g.groups {
-			g.markGroups(b, []uint16{idx}, &marks)
+			g.markGroups(b, &cand, &marks)
 		} else {
-			g.markLines(b, []uint16{idx}, &marks)
+			g.markLines(b, &cand, &marks)
 		}
-		if marks == ([MaxWidth]uint32{}) {
+		if marks == (cellMask{}) {
 			return true
 		}
 	}

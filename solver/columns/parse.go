@@ -92,17 +92,14 @@ func (l *Level) parseBoard(rows []string) error {
 
 // checkStable rejects a board that holds a match already.
 func (l *Level) checkStable() error {
-	var cand []uint16
+	var cand, marks cellMask
 	for c := 0; c < l.Width; c++ {
-		for r := 0; r < int(l.start.h[c]); r++ {
-			cand = append(cand, uint16(c*stride+r))
-		}
+		cand[c] = 1<<uint(l.start.h[c]) - 1
 	}
-	var marks [MaxWidth]uint32
 	if l.geom.groups {
-		l.geom.markGroups(&l.start, cand, &marks)
+		l.geom.markGroups(&l.start, &cand, &marks)
 	} else {
-		l.geom.markLines(&l.start, cand, &marks)
+		l.geom.markLines(&l.start, &cand, &marks)
 	}
 	for i := 0; i < l.Height; i++ {
 		r := l.Height - 1 - i

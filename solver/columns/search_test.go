@@ -95,7 +95,10 @@ func TestPrecheck(t *testing.T) {
 	for i := range pieces {
 		pieces[i] = "ABC"
 	}
-	cases := []struct{ rows []string; goal string }{
+	cases := []struct {
+		rows []string
+		goal string
+	}{
 		{[]string{"......", "......", "......", "Z....."}, `{"type":"clear"}`},
 		{[]string{"......", "......", "......", "Z....."}, `{"type":"target","cell":[3,0]}`},
 		{[]string{"......", "......", "......", "......"}, `{"type":"score","score":100000}`},
@@ -150,7 +153,9 @@ func TestVerifyRejects(t *testing.T) {
 		"empty plan":    func(r *solver.Result) { r.Plan = json.RawMessage(`[]`) },
 		"bad plan":      func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":9,"rot":0}]`) },
 		"plan field":    func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":2,"rot":0,"x":1}]`) },
-		"long plan":     func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":2,"rot":0},{"col":0,"rot":0},{"col":0,"rot":0}]`) },
+		"long plan": func(r *solver.Result) {
+			r.Plan = json.RawMessage(`[{"col":2,"rot":0},{"col":0,"rot":0},{"col":0,"rot":0}]`)
+		},
 	}
 	for name, f := range tamper {
 		r := res
