@@ -102,15 +102,13 @@ func (bm *beam) expand() bool {
 			if bm.m.Tick() {
 				return true
 			}
-			gain, ok := bm.play(&scratch, &bm.cur[p], i, mv)
-			if !ok {
+			if !bm.play(&scratch, &bm.cur[p], i, mv) {
 				continue
 			}
 			if scratch.score > bm.best {
 				bm.best = scratch.score
 				bm.bestLine = append(bm.line(i, p), mv)
 			}
-			_ = gain
 			if bm.l.Goal.Type != GoalSurvive && bm.l.goalReached(&scratch.b, scratch.score, scratch.t, i+1) {
 				if scratch.score > goalScore {
 					goalParent, goalMove, goalScore = p, mv, scratch.score
@@ -129,21 +127,22 @@ func (bm *beam) expand() bool {
 		bm.goalLine = append(bm.line(i, goalParent), goalMove)
 		return false
 	}
-	bm.select_()
+	bm.keep()
 	return false
 }
 
-// play simulates move mv of piece i from parent into dst.
-func (bm *beam) play(dst, parent *bnode, i int, mv uint8) (int, bool) {
+// play simulates move mv of piece i from parent into dst; false on a
+// top-out.
+func (bm *beam) play(dst, parent *bnode, i int, mv uint8) bool {
 	bm.g.copyFrom(&dst.b, &parent.b)
 	dst.t = parent.t
 	gain, ok := bm.g.place(&dst.b, int(mv)/3, int(mv)%3, &bm.l.pieces[i], &dst.t)
 	dst.score = parent.score + int64(gain)
-	return gain, ok
+	return ok
 }
 
-// select_ keeps the best distinct candidates and makes them the new beam.
-func (bm *beam) select_() {
+// keep keeps the best distinct candidates and makes them the new beam.
+func (bm *beam) keep() {
 	slices.SortFunc(bm.cands, func(a, b bcand) int {
 		if c := cmp.Compare(b.eval, a.eval); c != 0 {
 			return c

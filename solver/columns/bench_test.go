@@ -64,7 +64,7 @@ func BenchmarkSearch(b *testing.B) {
 	for range b.N {
 		rng := rand.New(rand.NewPCG(2024, 6))
 		var times []float64
-		var ratios []float64
+		var ratios, perPieceBeam, perPieceGreedy []float64
 		solvedBeam, solvedGreedy := 0, 0
 		for i := range 50 {
 			goal := GoalScore
@@ -73,9 +73,12 @@ func BenchmarkSearch(b *testing.B) {
 			}
 			pieces := 30 + rng.IntN(71)
 			l, err := Generate(rng, GenConfig{Width: 6, Height: 13, Rule: allRules[i/2%2], Colors: 5,
-				Fill: 0.4, Pieces: pieces, Goal: goal, Score: int64(3 * pieces)})
+				Fill: 0.4, Pieces: pieces, Goal: goal, Score: int64(6 * pieces)})
 			if err != nil {
 				b.Fatal(err)
+			}
+			if goal == GoalTarget {
+				l = deepTarget(b, l)
 			}
 			start := time.Now()
 			res := benchSolve(b, beam, l)
@@ -89,12 +92,16 @@ func BenchmarkSearch(b *testing.B) {
 			full := withGoal(b, l, GoalSurvive, 0)
 			sb, sg := benchSolve(b, beam, full), benchSolve(b, greedy, full)
 			ratios = append(ratios, float64(*sb.Value+1)/float64(*sg.Value+1))
+			perPieceBeam = append(perPieceBeam, float64(*sb.Value)/float64(pieces))
+			perPieceGreedy = append(perPieceGreedy, float64(*sg.Value)/float64(pieces))
 		}
 		b.ReportMetric(median(times), "median-ms/plan")
 		b.ReportMetric(slices.Max(times), "max-ms/plan")
 		b.ReportMetric(float64(solvedBeam), "beam-solved/50")
 		b.ReportMetric(float64(solvedGreedy), "greedy-solved/50")
 		b.ReportMetric(median(ratios), "median-score-ratio-vs-greedy")
+		b.ReportMetric(median(perPieceBeam), "beam-points/piece")
+		b.ReportMetric(median(perPieceGreedy), "greedy-points/piece")
 	}
 }
 
@@ -141,6 +148,19 @@ func cpuTime() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// deepTarget moves a target goal to the bottom jewel of the tallest
+// column.
+func deepTarget(b *testing.B, l *Level) *Level {
+	col := 0
+	for c := range l.Width {
+		if l.start.h[c] > l.start.h[col] {
+			col = c
+		}
+	}
+	js := levelJSONOf(l.Rule, l.Board, l.Pieces, `{"type":"target","cell":[`+itoa(l.Height-1)+`,`+itoa(col)+`]}`)
+	return mustParse(b, js)
 }
 
 func benchSolve(b *testing.B, k solver.Kind, l *Level) solver.Result {
