@@ -184,14 +184,27 @@ func (s *stack) env() []string {
 	}, s.extraEnv...)
 }
 
-// startStack starts `serve` and `work` as subprocesses.
+// startStack starts `serve` and `work` as subprocesses on a database and
+// Redis DB of the test's own on the shared test servers.
 func startStack(t *testing.T, extraEnv ...string) *stack {
 	t.Helper()
 	s := &stack{databaseURL: testenv.PostgresURL(t), extraEnv: extraEnv}
 	s.redisAddr, s.redisDB = testenv.RedisAddr(t)
+	s.start(t)
+	return s
+}
+
+func (s *stack) start(t *testing.T) {
+	t.Helper()
 	s.serve = startProc(t, s.env(), "serve")
 	s.url = "http://" + s.serve.waitLog("api listening", 60*time.Second)["addr"].(string)
-	s.work = startProc(t, s.env(), "work")
-	s.work.waitLog("worker started", 60*time.Second)
-	return s
+	s.work = s.startWorker(t)
+}
+
+// startWorker starts one more `puzzled work`.
+func (s *stack) startWorker(t *testing.T) *proc {
+	t.Helper()
+	w := startProc(t, s.env(), "work")
+	w.waitLog("worker started", 60*time.Second)
+	return w
 }

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/sheep"
+	"github.com/puzzled/puzzled/store"
+)
+
+// Chaos tests (issue 7): real processes, and PostgreSQL and Redis servers
+// of each test's own, killed, flushed and restarted.
+
+// ownStack starts serve + work on PostgreSQL and Redis servers of the
+// test's own.
+func ownStack(t *testing.T, extraEnv ...string) (*stack, *testenvServers) {
+	t.Helper()
+	srv := &testenvServers{pg: testenv.OwnPostgres(t), redis: testenv.OwnRedis(t)}
+	s := &stack{databaseURL: srv.pg.URL(), redisAddr: srv.redis.Addr(), extraEnv: extraEnv}
+	s.start(t)
+	return s, srv
+}
+
+type testenvServers struct {
+	pg interface {
+		URL() string
+		Stop(context.Context) error
+		Restart(context.Context) error
+	}
+	redis interface{ Addr() string }
+}
+
+// hardSheep is a 240-tile generated level whose exact search takes a few
+// million nodes (seconds), and its uninterrupted result.
+func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
+	t.Helper()
+	g, err := sheep.Generate(rand.New(rand.NewPCG(27, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := sheep.New().Solve(t.Context(), g.Level, solver.Options{})
+	if err != nil || res.Verdict != solver.Solved {
+		t.Fatalf("uninterrupted solve: %+v, %v", res, err)
+	}
+	return g.Level.Canonical(), res
+}
+
+// waitJob polls a job until cond holds.
+func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(store.Job) bool) store.Job {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		j, err := c.GetJob(t.Context(), id)
+		if err == nil && cond(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %d: not %s within %v: %+v (%v)", id, what, timeout, j, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func checkpointed(n int32) func(store.Job) bool {
+	return func(j store.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
+}
+
+func finished(j store.Job) bool { return j.State != store.StateQueued && j.State != store.StateRunning }
+
+func TestChaosKillWorkerMidSearch(t *testing.T) {
+	t.Parallel()
+	level, want := hardSheep(t)
+	const every = 500 * time.Millisecond
+	s, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
+	c := client.New(s.url)
+	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
+
+	s.work.signal(syscall.SIGKILL)
+	killed := time.Now()
+	<-s.work.done
+	atKill, err := c.GetJob(t.Context(), job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Work lost = search time since the last stored checkpoint.
+	lost := killed.Sub(atKill.Progress.LastCheckpoint)
+	if lost > every+time.Second {
+		t.Fatalf("last checkpoint %v before the kill; checkpoints every %v", lost, every)
+	}
+
+	s.startWorker(t) // asynq recovers the dead worker's task once its lease expires
+	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
+	recovered := time.Since(killed)
+	sol, err := c.GetSolution(t.Context(), job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) {
+		t.Fatalf("resumed result %s %s differs from the uninterrupted %s %s", sol.Verdict, sol.Plan, want.Verdict, want.Plan)
+	}
+	if !sol.Stats.Resumed || done.Attempts != 2 || sol.Stats.Nodes < atKill.Progress.Nodes {
+		t.Fatalf("stats %+v attempts %d; checkpoint had %d nodes", sol.Stats, done.Attempts, atKill.Progress.Nodes)
+	}
+	t.Logf("kill -9 → done in %v; lost %v of search (checkpoint every %v); nodes %d resumed vs %d uninterrupted (%.1f%% redone: sheep rebuilds its dead-state table)",
+		recovered.Round(time.Second), lost.Round(time.Millisecond), every, sol.Stats.Nodes, want.Stats.Nodes,
+		100*float64(sol.Stats.Nodes-want.Stats.Nodes)/float64(want.Stats.Nodes))
+}
+
+func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
+	t.Parallel()
+	level, want := hardSheep(t)
+	s, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=300ms", "PUZZLED_CONCURRENCY=1")
+	c := client.New(s.url)
+	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
+	other := s.startWorker(t)
+	s.work.stop(20 * time.Second) // SIGTERM; exits 0 after handing the job back
+	if !containsLog(s.work, "job handed back at shutdown") {
+		t.Fatalf("worker did not hand the job back:\n%s", s.work.output())
+	}
+	done := waitJob(t, c, job.ID, 3*time.Minute, "finished", finished)
+	sol, err := c.GetSolution(t.Context(), job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) || !sol.Stats.Resumed {
+		t.Fatalf("result after hand-over: %s resumed=%v plan %s", sol.Verdict, sol.Stats.Resumed, sol.Plan)
+	}
+	if done.Attempts != 1 {
+		t.Fatalf("attempts = %d; a hand-back at shutdown must not count", done.Attempts)
+	}
+	_ = other // the worker that finished the job
+}
+
+func containsLog(p *proc, msg string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.logs {
+		if l["msg"] == msg {
+			return true
+		}
+	}
+	return false
+}
+
+// twoendsBatch submits n distinct twoends levels of `size` values.
+func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(size)))
+	levels := make([]json.RawMessage, n)
+	for i := range levels {
+		v := make([]int64, size)
+		for j := range v {
+			v[j] = rng.Int64N(1000)
+		}
+		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
+	}
+	id, err := c.CreateBatch(t.Context(), levels, client.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// waitDone polls a batch until its done fraction reaches frac.
+func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) store.Batch {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		b, err := c.GetBatch(t.Context(), id)
+		if err == nil && b.Done >= frac {
+			return b
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("batch %d: done %.2f < %.2f after %v (%v)", id, b.Done, frac, timeout, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// checkOneResultEach checks in PostgreSQL that every job of the batch is
+// done with exactly one result.
+func checkOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var jobs, done, results, jobsWithOne int
+	err = conn.QueryRow(t.Context(), `
+		SELECT count(*), count(*) FILTER (WHERE j.state = 'done'),
+			(SELECT count(*) FROM results r JOIN jobs j2 ON j2.id = r.job_id WHERE j2.batch_id = $1),
+			count(*) FILTER (WHERE (SELECT count(*) FROM results r WHERE r.job_id = j.id) = 1)
+		FROM jobs j WHERE j.batch_id = $1`, batchID).Scan(&jobs, &done, &results, &jobsWithOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs != n || done != n || results != n || jobsWithOne != n {
+		t.Fatalf("batch %d: %d jobs, %d done, %d results, %d with exactly one; want %d each", batchID, jobs, done, results, jobsWithOne, n)
+	}
+}
+
+func TestChaosRedisFlushMidBatch(t *testing.T) {
+	t.Parallel()
+	s, srv := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
+	c := client.New(s.url)
+	id := twoendsBatch(t, c, 1000, 3000)
+	b := waitDone(t, c, id, 0.1, 2*time.Minute)
+	if b.Done == 1 {
+		t.Fatal("batch finished before the flush; make the jobs heavier")
+	}
+	flushAll(t, srv.redis.Addr())
+	t.Logf("FLUSHALL at %.0f%% done", 100*b.Done)
+	waitDone(t, c, id, 1, 3*time.Minute)
+	checkOneResultEach(t, s.databaseURL, id, 1000)
+}
+
+func TestChaosPostgresRestartMidBatch(t *testing.T) {
+	t.Parallel()
+	s, srv := ownStack(t, "PUZZLED_CONCURRENCY=2")
+	c := client.New(s.url)
+	id := twoendsBatch(t, c, 1000, 3000)
+	if b := waitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
+		t.Fatal("batch finished before the restart; make the jobs heavier")
+	}
+	if err := srv.pg.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.GetBatch(t.Context(), id)
+	if client.StatusOf(err) != http.StatusServiceUnavailable {
+		t.Fatalf("API while PostgreSQL is down: %v, want 503", err)
+	}
+	if _, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), client.JobOptions{}); client.StatusOf(err) != http.StatusServiceUnavailable {
+		t.Fatalf("submit while PostgreSQL is down: %v, want 503", err)
+	}
+	time.Sleep(2 * time.Second) // let workers hit the outage
+	if err := srv.pg.Restart(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, c, id, 1, 3*time.Minute)
+	checkOneResultEach(t, s.databaseURL, id, 1000)
+}
+
+func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
+	t.Parallel()
+	s := startStack(t, "PUZZLED_CONCURRENCY=4")
+	c := client.New(s.url)
+	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), client.JobOptions{Priority: "bulk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Behind asynq's back: the same job under other task ids, so that
+	// asynq's own deduplication cannot help.
+	aq := asynq.NewClient(asynq.RedisClientOpt{Addr: s.redisAddr, DB: s.redisDB})
+	defer aq.Close()
+	payload, _ := json.Marshal(queue.Payload{JobID: job.ID})
+	for i := range 3 {
+		if _, err := aq.Enqueue(asynq.NewTask(queue.TypeSolve, payload), asynq.Queue(queue.Interactive),
+			asynq.TaskID(fmt.Sprintf("dup-%d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitJob(t, c, job.ID, 2*time.Minute, "finished", finished)
+	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.redisAddr, DB: s.redisDB})
+	defer insp.Close()
+	deadline := time.Now().Add(time.Minute)
+	for { // every copy has run
+		busy := 0
+		for _, q := range []string{queue.Interactive, queue.Bulk} {
+			if info, err := insp.GetQueueInfo(q); err == nil {
+				busy += info.Pending + info.Active + info.Retry + info.Scheduled
+			}
+		}
+		if busy == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d tasks still queued", busy)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	conn, err := pgx.Connect(t.Context(), s.databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var n int
+	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM results WHERE job_id = $1`, job.ID).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("%d results for job %d (%v), want 1", n, job.ID, err)
+	}
+}
+
+func flushAll(t *testing.T, addr string) {
+	t.Helper()
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	defer rdb.Close()
+	if err := rdb.FlushAll(t.Context()).Err(); err != nil {
+		t.Fatal(err)
+	}
+}
