@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	mathbits "math/bits"
 )
 
 // Checkpoint payload (inside the solver.Meter envelope), version 1:
@@ -12,12 +13,19 @@ import (
 //	"SH" 0x01 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
+//	| uvarint dead states | each as the removed-set bitset (8-byte words)
+//	| FNV-64a checksum of everything before (8 bytes)
 //
 // Move lists are a pure function of the state, so the path is rebuilt by
 // regenerating each frame and clicking move next-1 of every frame but the
-// top one. The transposition table is not saved: it only holds dead
-// states, so an empty one costs re-search, never a different answer.
+// top one. Only the most recent dead states (at most savedDeadBytes) are
+// kept; the rest of the transposition table is rebuilt by the search. Any
+// subset of dead states gives the same answer, only more or less re-search.
+// The checksum guards against a damaged blob injecting false dead states.
 const payloadMagic = "SH\x01"
+
+// savedDeadBytes bounds the dead states written into one checkpoint.
+const savedDeadBytes = 512 << 10
 
 var errPayload = errors.New("sheep: bad checkpoint payload")
 
@@ -39,15 +47,32 @@ func (s *search) encode() []byte {
 	for _, t := range s.best {
 		buf = binary.AppendUvarint(buf, uint64(t))
 	}
-	return buf
+	d := s.dead
+	k := min(d.len(), savedDeadBytes/(8*d.w))
+	buf = binary.AppendUvarint(buf, uint64(k))
+	for _, word := range d.keys[(d.len()-k)*d.w:] {
+		buf = binary.LittleEndian.AppendUint64(buf, word)
+	}
+	return binary.LittleEndian.AppendUint64(buf, checksum(buf))
+}
+
+func checksum(b []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(b)
+	return h.Sum64()
 }
 
 // resume restores the DFS from a payload written by encode.
 func (s *search) resume(p []byte) error {
 	r := payloadReader{b: p}
-	if len(p) < len(payloadMagic)+8 || string(p[:len(payloadMagic)]) != payloadMagic {
+	if len(p) < len(payloadMagic)+16 || string(p[:len(payloadMagic)]) != payloadMagic {
 		return fmt.Errorf("%w: unknown version", errPayload)
 	}
+	body := p[:len(p)-8]
+	if binary.LittleEndian.Uint64(p[len(body):]) != checksum(body) {
+		return fmt.Errorf("%w: checksum mismatch", errPayload)
+	}
+	p = body
 	r.b = p[len(payloadMagic):]
 	if binary.LittleEndian.Uint64(r.b) != s.fp {
 		return fmt.Errorf("%w: written for another level", errPayload)
@@ -77,6 +102,9 @@ func (s *search) resume(p []byte) error {
 	if err := s.resumeBest(&r, n); err != nil {
 		return err
 	}
+	if err := s.resumeDead(&r); err != nil {
+		return err
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%w: trailing bytes", errPayload)
 	}
@@ -97,6 +125,34 @@ func (s *search) resumeBest(r *payloadReader, n int) error {
 		return fmt.Errorf("%w: best line does not replay", errPayload)
 	}
 	s.best, s.bestCleared = line, cleared
+	return nil
+}
+
+func (s *search) resumeDead(r *payloadReader) error {
+	d := s.dead
+	k := r.next(savedDeadBytes/(8*d.w) + 1)
+	if r.err != nil || len(r.b) < 8*k*d.w {
+		return fmt.Errorf("%w: dead states truncated", errPayload)
+	}
+	n := len(s.b.l.tiles)
+	key := make([]uint64, d.w)
+	for range k {
+		h := uint64(0)
+		for j := range key {
+			key[j] = binary.LittleEndian.Uint64(r.b)
+			r.b = r.b[8:]
+			for bits := key[j]; bits != 0; bits &= bits - 1 {
+				i := j*64 + mathbits.TrailingZeros64(bits)
+				if i >= n {
+					return fmt.Errorf("%w: dead state names tile %d", errPayload, i)
+				}
+				h ^= s.b.zob[i]
+			}
+		}
+		if !d.contains(h, key) {
+			d.add(h, key)
+		}
+	}
 	return nil
 }
 

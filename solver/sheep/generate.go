@@ -66,14 +66,15 @@ func Generate(rng *rand.Rand, opts GenerateOpts) (Generated, error) {
 	} else {
 		assignShuffled(rng, raw, opts)
 	}
+	var g Generated
+	for _, k := range witness { // before build, which sorts raw
+		g.Witness = append(g.Witness, raw[k].ID)
+	}
 	l, err := build(opts.Slots, DefaultTileSize, true, raw)
 	if err != nil {
 		return Generated{}, fmt.Errorf("sheep: generate: %w", err)
 	}
-	g := Generated{Level: l}
-	for _, k := range witness {
-		g.Witness = append(g.Witness, raw[k].ID)
-	}
+	g.Level = l
 	return g, nil
 }
 

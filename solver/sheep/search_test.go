@@ -1,0 +1,114 @@
+package sheep
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+func TestSolveHandWritten(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name, level string
+		verdict     solver.Verdict
+		proof       string
+		cleared     int
+	}{
+		{"one triple", `{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":[]},{"id":"b","type":1},{"id":"c","type":1}]}`, solver.Solved, "", 3},
+		{"type count", `{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":[]},{"id":"b","type":1},{"id":"c","type":2}]}`, solver.Unsolvable, "precheck:type-count", 0},
+		{"two slots", `{"kind":"sheep","slots":2,"tiles":[{"id":"a","type":1,"covers":[]},{"id":"b","type":1},{"id":"c","type":1}]}`, solver.Unsolvable, "precheck:slots", 0},
+		// With 3 slots the tray holds at most 2: the stack forces A B … so
+		// the first two clicks are different types and the third loses.
+		{"stack blocks", `{"kind":"sheep","slots":3,"tiles":[
+			{"id":"1","type":1,"covers":["2"]},{"id":"2","type":2,"covers":["3"]},{"id":"3","type":1,"covers":["4"]},
+			{"id":"4","type":2},{"id":"5","type":1},{"id":"6","type":2}]}`, solver.Unsolvable, "exhaustive", 0},
+		// Same stack with 4 slots: 1 2 then 5 (type 1 pair) … 3 clears.
+		{"stack with room", `{"kind":"sheep","slots":4,"tiles":[
+			{"id":"1","type":1,"covers":["2"]},{"id":"2","type":2,"covers":["3"]},{"id":"3","type":1,"covers":["4"]},
+			{"id":"4","type":2},{"id":"5","type":1},{"id":"6","type":2}]}`, solver.Solved, "", 6},
+		// Geometry: the tile on layer 2 half-overlaps both layer-1 tiles;
+		// touching edges (x 0 and 8) do not cover.
+		{"geometry", `{"kind":"sheep","tiles":[{"id":"t","type":1,"x":4,"y":0,"layer":2},
+			{"id":"l","type":1,"x":0,"y":0,"layer":1},{"id":"r","type":1,"x":8,"y":0,"layer":1}]}`, solver.Solved, "", 3},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			l := mustParse(t, []byte(c.level))
+			res := solveVerified(t, l, solver.Options{})
+			if res.Verdict != c.verdict || res.Proof != c.proof || res.Details["cleared"] != c.cleared {
+				t.Fatalf("got %s %q cleared %v, want %s %q %d", res.Verdict, res.Proof, res.Details["cleared"], c.verdict, c.proof, c.cleared)
+			}
+		})
+	}
+}
+
+func TestGeometryCovers(t *testing.T) {
+	t.Parallel()
+	l := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"t","type":1,"x":4,"y":4,"layer":2},
+		{"id":"a","type":1,"x":0,"y":0,"layer":1},{"id":"b","type":1,"x":12,"y":0,"layer":1},
+		{"id":"c","type":1,"x":4,"y":11,"layer":1},{"id":"d","type":1,"x":4,"y":12,"layer":1},{"id":"e","type":1,"x":4,"y":4,"layer":2}]}`))
+	got := strings.Join(l.Clickable(), ",")
+	if got != "b,d,e,t" { // a and c are covered by t and e; b and d only touch
+		t.Fatalf("clickable %s", got)
+	}
+}
+
+// TestDominanceSkipsTwins: three identical free tiles of one type give one
+// branch, not three; a free tile is dominated by a same-type tile that
+// covers something.
+func TestDominanceSkipsTwins(t *testing.T) {
+	t.Parallel()
+	l := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":[]},{"id":"b","type":1},{"id":"c","type":1},
+		{"id":"d","type":2,"covers":["e"]},{"id":"e","type":2},{"id":"f","type":2}]}`))
+	b := newBoard(l)
+	moves, _ := b.genMoves(nil, nil)
+	if len(moves) != 2 || moves[0] != 3 || moves[1] != 0 { // d (f is dominated), a (b, c are)
+		t.Fatalf("moves %v", moves)
+	}
+}
+
+func TestUnknownCarriesBestLine(t *testing.T) {
+	t.Parallel()
+	g, err := Generate(rand.New(rand.NewPCG(1, 99)), GenerateOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := solveVerified(t, g.Level, solver.Options{Budget: solver.Budget{MaxNodes: 2000}})
+	if res.Verdict != solver.Unknown || res.Details["cleared"].(int) < 30 {
+		t.Fatalf("got %s cleared %v", res.Verdict, res.Details["cleared"])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	res, err = Solve(ctx, g.Level, solver.Options{})
+	if !errors.Is(err, context.Canceled) || res.Verdict != solver.Unknown {
+		t.Fatalf("cancelled: %v %s", err, res.Verdict)
+	}
+}
+
+func TestVerifyRejects(t *testing.T) {
+	t.Parallel()
+	l := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":["b"]},{"id":"b","type":1},{"id":"c","type":1}]}`))
+	good := solveVerified(t, l, solver.Options{})
+	details := func(c int) map[string]any { return map[string]any{"tiles": 3, "cleared": c} }
+	bad := []solver.Result{
+		{Verdict: solver.Solved, Plan: []byte(`["b","a","c"]`), Details: details(3)},
+		{Verdict: solver.Solved, Plan: []byte(`["a","b"]`), Details: details(0)},
+		{Verdict: solver.Solved, Plan: good.Plan, Details: details(2)},
+		{Verdict: solver.Solved, Plan: good.Plan, Details: map[string]any{"tiles": 3}},
+		{Verdict: solver.Solved, Plan: good.Plan, Details: details(3), Value: solver.Int64(1)},
+		{Verdict: solver.Unsolvable, Proof: "precheck:type-count", Plan: []byte(`[]`), Details: details(0)},
+		{Verdict: solver.Unsolvable, Proof: "magic", Plan: []byte(`[]`), Details: details(0)},
+		{Verdict: solver.Unknown, Plan: []byte(`["a","zz"]`), Details: details(0)},
+		{Verdict: "maybe", Plan: []byte(`[]`), Details: details(0)},
+	}
+	for k, r := range bad {
+		if err := Verify(l, r); err == nil {
+			t.Errorf("bad result %d accepted: %+v", k, r)
+		}
+	}
+}
