@@ -1,0 +1,49 @@
+package kinds
+
+import (
+	"bytes"
+	"testing"
+)
+
+// FuzzParse: any input either fails with an error or parses to a level
+// whose canonical form parses again to the same canonical form (so its
+// hash is stable).
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		`{"kind":"twoends","values":[3,1,2]}`,
+		`{"kind":"zuma","board":"WWRRBBWW","hand":"WRBRW"}`,
+		`{"kind":"zuma","board":"RRWWRRBBRR"}`,
+		`{"kind":"sheep","slots":7,"tile_size":8,"tiles":[{"id":"a","type":1,"x":0,"y":0,"layer":1}]}`,
+		`{"kind":"columns","width":3,"height":4,"rule":"groups","board":["...","...","...","RG."],"pieces":["RRB"],"goal":{"type":"survive"}}`,
+		`{"kind":7}`, `{}`, `[]`, `null`,
+	} {
+		f.Add([]byte(seed))
+	}
+	reg := Registry()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		lvl, err := reg.Parse(data)
+		if err != nil {
+			return
+		}
+		again, err := reg.Parse(lvl.Canonical())
+		if err != nil {
+			t.Fatalf("canonical form %s does not parse: %v", lvl.Canonical(), err)
+		}
+		if !bytes.Equal(again.Canonical(), lvl.Canonical()) {
+			t.Fatalf("canonical form not stable:\n%s\n%s", lvl.Canonical(), again.Canonical())
+		}
+	})
+}
+
+func TestEveryKindIsRegistered(t *testing.T) {
+	want := []string{"columns", "sheep", "twoends", "zuma"}
+	got := Registry().Names()
+	if len(got) != len(want) {
+		t.Fatalf("kinds %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("kinds %v, want %v", got, want)
+		}
+	}
+}
