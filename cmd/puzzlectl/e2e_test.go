@@ -32,7 +32,7 @@ func levelHash(t *testing.T, v []int64) string {
 // codes of --fail-on.
 func TestEndToEnd(t *testing.T) {
 	t.Parallel()
-	url := startStack(t)
+	url, _ := startStack(t)
 	values := randomValues(7, 500, 60)
 	dir := writeLevelFolder(t, values)
 

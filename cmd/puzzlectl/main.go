@@ -56,6 +56,7 @@ func commands() []command {
 		{"status", "[--job] ID", "show a batch's (or a job's) progress", runStatus},
 		{"results", "[--format ndjson|csv|table] ID", "print a batch's results in submission order", runResults},
 		{"wait", "[--fail-on V]... ID", "wait for a batch with a progress bar", runWait},
+		{"report", "ID", "show a batch's report: verdicts by kind, unsolvable levels, percentiles", runReport},
 		{"get", "HASH", "show a stored level and its definitive result", runGet},
 		{"job", "[flags] FILE", "solve one level as an interactive job and print the solution", runJob},
 	}

@@ -137,19 +137,20 @@ func (p *proc) waitLog(msg string, timeout time.Duration) map[string]any {
 
 // startStack starts `puzzled serve` and `puzzled work` on a database and a
 // Redis DB of the test's own and returns the API's base URL.
-func startStack(t *testing.T) string {
+func startStack(t *testing.T) (url, databaseURL string) {
 	t.Helper()
 	addr, db := testenv.RedisAddr(t)
+	databaseURL = testenv.PostgresURL(t)
 	env := []string{
-		"PUZZLED_DATABASE_URL=" + testenv.PostgresURL(t),
+		"PUZZLED_DATABASE_URL=" + databaseURL,
 		"PUZZLED_REDIS_ADDR=" + addr,
 		fmt.Sprintf("PUZZLED_REDIS_DB=%d", db),
 		"PUZZLED_HTTP_ADDR=127.0.0.1:0",
 		"PUZZLED_CONCURRENCY=2",
 	}
 	serve := startProc(t, env, "serve")
-	url := "http://" + serve.waitLog("api listening", 60*time.Second)["addr"].(string)
+	url = "http://" + serve.waitLog("api listening", 60*time.Second)["addr"].(string)
 	work := startProc(t, env, "work")
 	work.waitLog("worker started", 60*time.Second)
-	return url
+	return url, databaseURL
 }

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/puzzled/puzzled/store"
+)
+
+func runReport(ctx context.Context, e *env, args []string) int {
+	fs := e.flagSet("report", "ID", "Shows a batch's report: verdicts by kind, unsolvable levels with proofs, unknown ones, failures, timing percentiles, the slowest levels.")
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
+	}
+	if !wantArgs(fs, pos, 1, 1) {
+		return exitError
+	}
+	id, err := strconv.ParseInt(pos[0], 10, 64)
+	if err != nil {
+		return e.errorf("report: batch id %q is not a number", pos[0])
+	}
+	rep, err := e.client().GetReport(ctx, id)
+	if err != nil {
+		return e.errorf("report: batch %d: %v", id, err)
+	}
+	if e.machine() {
+		err = writeJSONLine(e.stdout, rep)
+	} else {
+		err = writeReport(e, rep)
+	}
+	if err != nil {
+		return e.errorf("report: %v", err)
+	}
+	return exitOK
+}
+
+func writeReport(e *env, rep store.Report) error {
+	t := newTable(e.stdout)
+	t.row("batch", fmt.Sprint(rep.BatchID))
+	t.row("jobs", fmt.Sprintf("%d (%d cached)", rep.Jobs, rep.Cached))
+	t.row("solve ms", fmt.Sprintf("p50 %.0f  p95 %.0f  p99 %.0f", rep.SolveMS.P50, rep.SolveMS.P95, rep.SolveMS.P99))
+	t.row("nodes", fmt.Sprintf("p50 %.0f  p95 %.0f", rep.Nodes.P50, rep.Nodes.P95))
+	if err := t.flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	t = newTable(e.stdout)
+	t.row("KIND", "JOBS", "SOLVED", "UNSOLVABLE", "UNKNOWN", "FAILED", "P50 MS", "P95 MS")
+	for _, k := range slices.Sorted(maps.Keys(rep.Kinds)) {
+		f := rep.Kinds[k]
+		t.row(k, fmt.Sprint(f.Jobs), fmt.Sprint(f.Verdicts["solved"]), fmt.Sprint(f.Verdicts["unsolvable"]),
+			fmt.Sprint(f.Verdicts["unknown"]), fmt.Sprint(f.States["failed"]),
+			fmt.Sprintf("%.0f", f.SolveMS.P50), fmt.Sprintf("%.0f", f.SolveMS.P95))
+	}
+	if err := t.flush(); err != nil {
+		return err
+	}
+	for _, l := range []struct {
+		title  string
+		levels []store.ReportLevel
+		cell   func(store.ReportLevel) string
+	}{
+		{"UNSOLVABLE", rep.Unsolvable, func(l store.ReportLevel) string { return l.Proof }},
+		{"UNKNOWN (best partial value)", rep.Unknown, func(l store.ReportLevel) string { return int64Cell(l.Value) }},
+		{"FAILED", rep.Failed, func(l store.ReportLevel) string { return l.Error }},
+		{"SLOWEST (ms)", rep.Slowest, func(l store.ReportLevel) string { return fmt.Sprintf("%.0f", l.ElapsedMS) }},
+	} {
+		if len(l.levels) == 0 {
+			continue
+		}
+		fmt.Fprintf(e.stdout, "\n%s\n", l.title)
+		t = newTable(e.stdout)
+		t.row("SEQ", "KIND", "LEVEL", "")
+		for _, lv := range l.levels {
+			seq := ""
+			if lv.Seq != nil {
+				seq = fmt.Sprint(*lv.Seq)
+			}
+			t.row(seq, lv.Kind, lv.LevelHash[:12], l.cell(lv))
+		}
+		if err := t.flush(); err != nil {
+			return err
+		}
+	}
+	if rep.Truncated {
+		fmt.Fprintf(e.stdout, "\nlists cut at %d levels; --json for machine use\n", rep.ListLimit)
+	}
+	return nil
+}
