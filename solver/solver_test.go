@@ -1,0 +1,129 @@
+package solver_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+func TestMeterNodeBudget(t *testing.T) {
+	m, err := solver.NewMeter(context.Background(), solver.Options{Budget: solver.Budget{MaxNodes: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for !m.Tick() {
+		n++
+	}
+	if n != 9 || m.Nodes() != 10 || !errors.Is(m.StopReason(), solver.ErrBudget) || m.Err() != nil {
+		t.Fatalf("stopped after %d ticks, %d nodes, reason %v, err %v", n, m.Nodes(), m.StopReason(), m.Err())
+	}
+	if !m.Tick() {
+		t.Fatal("a stopped meter must stay stopped")
+	}
+}
+
+func TestMeterCancelIsAnError(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	m, _ := solver.NewMeter(ctx, solver.Options{})
+	cancel()
+	for range 2048 { // the clock and ctx are checked every 1024 nodes
+		if m.Tick() {
+			break
+		}
+	}
+	if !errors.Is(m.Err(), context.Canceled) {
+		t.Fatalf("Err = %v, want context.Canceled", m.Err())
+	}
+}
+
+func TestMeterTimeBudgetCountsEarlierAttempts(t *testing.T) {
+	var blob []byte
+	m, _ := solver.NewMeter(context.Background(), solver.Options{
+		CheckpointEvery: time.Nanosecond,
+		Checkpoint:      func(b []byte) { blob = append([]byte(nil), b...) },
+	})
+	for range 5 {
+		m.Tick()
+	}
+	time.Sleep(30 * time.Millisecond)
+	if !m.CheckpointDue() {
+		t.Fatal("checkpoint not due")
+	}
+	m.Checkpoint([]byte("payload"))
+	if solver.CheckpointNodes(blob) != 5 {
+		t.Fatalf("envelope nodes = %d", solver.CheckpointNodes(blob))
+	}
+	// Resumed with a 20 ms budget: the 30 ms already spent exhaust it.
+	r, err := solver.NewMeter(context.Background(), solver.Options{Resume: blob, Budget: solver.Budget{MaxMS: 20}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(r.Resumed()) != "payload" || r.Nodes() != 5 || !r.Stopped() || !r.Stats(0).Resumed {
+		t.Fatalf("resumed: payload %q nodes %d stopped %v", r.Resumed(), r.Nodes(), r.Stopped())
+	}
+	if _, err := solver.NewMeter(context.Background(), solver.Options{Resume: []byte("junk")}); err == nil {
+		t.Fatal("a junk resume blob was accepted")
+	}
+}
+
+func TestNoCheckpointWithoutHook(t *testing.T) {
+	m, _ := solver.NewMeter(context.Background(), solver.Options{CheckpointEvery: time.Nanosecond})
+	if m.CheckpointDue() {
+		t.Fatal("due without a hook")
+	}
+}
+
+type fakeKind struct{ name string }
+
+func (k fakeKind) Name() string                     { return k.name }
+func (fakeKind) Version() string                    { return "1" }
+func (fakeKind) Parse([]byte) (solver.Level, error) { return nil, solver.Errorf("x", "parsed") }
+func (fakeKind) Solve(context.Context, solver.Level, solver.Options) (solver.Result, error) {
+	return solver.Result{}, nil
+}
+func (fakeKind) Verify(solver.Level, solver.Result) error { return nil }
+
+func TestRegistryParseErrorsNameTheField(t *testing.T) {
+	reg := solver.NewRegistry(fakeKind{"a"}, fakeKind{"b"})
+	for _, c := range []struct{ in, field string }{
+		{`{"kind":"c"}`, "kind"},
+		{`{"values":[1]}`, "kind"},
+		{`{"kind":5}`, "kind"},
+		{`[1]`, "(level)"},
+		{`{"kind":"a"}`, "x"}, // handed to the kind
+		{`{"kind":`, ""},
+	} {
+		_, err := reg.Parse([]byte(c.in))
+		var fe *solver.FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("Parse(%s) = %v, want a field error on %q", c.in, err, c.field)
+		}
+	}
+	if got := reg.Names(); len(got) != 2 || got[0] != "a" {
+		t.Fatalf("Names = %v", got)
+	}
+}
+
+func TestDecodeStrict(t *testing.T) {
+	var v struct {
+		Board string `json:"board"`
+	}
+	for _, c := range []struct{ in, field string }{
+		{`{"board":"RG","hand":"R"}`, "hand"},
+		{`{"board":5}`, "board"},
+		{`{"board":"R"} {}`, ""},
+	} {
+		err := solver.DecodeStrict([]byte(c.in), &v)
+		var fe *solver.FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field {
+			t.Errorf("DecodeStrict(%s) = %v, want a field error on %q", c.in, err, c.field)
+		}
+	}
+	if !solver.Solved.Definitive() || !solver.Unsolvable.Definitive() || solver.Unknown.Definitive() {
+		t.Fatal("Definitive")
+	}
+}
