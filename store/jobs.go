@@ -158,30 +158,59 @@ type RunnableJob struct {
 // returns the level and last checkpoint. A job in a final state gives
 // ErrNotRunnable: a retry or duplicate task must not run it again.
 func (s *Store) StartJob(ctx context.Context, id int64) (RunnableJob, error) {
-	r := RunnableJob{ID: id}
-	var maxNodes, maxMS *int64
-	var seq *int32
-	err := s.pool.QueryRow(ctx, `
-		WITH j AS (
-			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
-			WHERE id = $1 AND state IN ('queued', 'running')
-			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts
-		)
-		SELECT j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq
-		FROM j JOIN levels l ON l.hash = j.level_hash
-		LEFT JOIN checkpoints c ON c.job_id = j.id`, id).
-		Scan(&r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq)
-	if errors.Is(err, pgx.ErrNoRows) {
+	jobs, err := s.StartJobs(ctx, []int64{id})
+	if err != nil {
+		return RunnableJob{}, err
+	}
+	r, ok := jobs[id]
+	if !ok {
 		return RunnableJob{}, fmt.Errorf("job %d: %w", id, ErrNotRunnable)
 	}
-	if err != nil {
-		return RunnableJob{}, fmt.Errorf("store: start job: %w", err)
-	}
-	r.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
-	if seq != nil {
-		r.CheckSeq = *seq
-	}
 	return r, nil
+}
+
+// StartJobs is StartJob for many jobs in one statement (the worker batches
+// the starts of its concurrent handlers). Jobs that are not runnable are
+// missing from the map.
+func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJob, error) {
+	rows, err := s.pool.Query(ctx, `
+		WITH j AS (
+			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
+			WHERE id = ANY ($1) AND state IN ('queued', 'running')
+			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts
+		)
+		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq
+		FROM j JOIN levels l ON l.hash = j.level_hash
+		LEFT JOIN checkpoints c ON c.job_id = j.id`, ids)
+	if err != nil {
+		return nil, fmt.Errorf("store: start jobs: %w", err)
+	}
+	defer rows.Close()
+	jobs := make(map[int64]RunnableJob, len(ids))
+	for rows.Next() {
+		var r RunnableJob
+		var maxNodes, maxMS *int64
+		var seq *int32
+		if err := rows.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq); err != nil {
+			return nil, fmt.Errorf("store: start jobs: %w", err)
+		}
+		r.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
+		if seq != nil {
+			r.CheckSeq = *seq
+		}
+		jobs[r.ID] = r
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("store: start jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// Finish is the outcome of one solve, for FinishJobs.
+type Finish struct {
+	JobID         int64
+	SolverVersion string
+	Result        solver.Result
 }
 
 // FinishJob stores the result of a running job and marks it done, in one
@@ -190,38 +219,79 @@ func (s *Store) StartJob(ctx context.Context, id int64) (RunnableJob, error) {
 // at most once. Later copies of the level in the same batch (dup_of) are
 // completed from a definitive result, or released to run on their own.
 func (s *Store) FinishJob(ctx context.Context, id int64, solverVersion string, res solver.Result) (bool, error) {
-	a, err := newResultArgs(res)
-	if err != nil {
-		return false, err
+	stored, err := s.FinishJobs(ctx, []Finish{{JobID: id, SolverVersion: solverVersion, Result: res}})
+	return stored[id], err
+}
+
+// FinishJobs is FinishJob for many jobs in one statement (the worker
+// batches the finishes of its concurrent handlers). The map says which
+// results were stored; a job id must appear once.
+func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, error) {
+	n := len(fs)
+	ids, versions, verdicts := make([]int64, n), make([]string, n), make([]string, n)
+	values, optimal, proofs := make([]*int64, n), make([]bool, n), make([]*string, n)
+	plans, details, stats := make([]*string, n), make([]*string, n), make([]string, n)
+	for i, f := range fs {
+		a, err := newResultArgs(f.Result)
+		if err != nil {
+			return nil, err
+		}
+		ids[i], versions[i], verdicts[i] = f.JobID, f.SolverVersion, a.verdict
+		values[i], optimal[i], proofs[i] = a.value, a.optimal, a.proof
+		plans[i], details[i], stats[i] = textOrNil(a.plan), textOrNil(a.details), string(a.stats)
 	}
-	var n int
-	err = s.pool.QueryRow(ctx, `
-		WITH j AS (
+	rows, err := s.pool.Query(ctx, `
+		WITH i AS (
+			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bool[], $6::text[],
+				$7::text[], $8::text[], $9::text[])
+				AS i (id, version, verdict, value, optimal, proof, plan, details, stats)
+		), j AS (
 			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL
-			WHERE id = $1 AND state = 'running'
-			RETURNING id, level_hash
+			FROM i WHERE jobs.id = i.id AND jobs.state = 'running'
+			RETURNING jobs.id, jobs.level_hash
 		), r AS (
 			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
-			SELECT id, level_hash, $2, $3, $4, $5, $6, $7, $8, $9 FROM j
+			SELECT j.id, j.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
+				i.plan::jsonb, i.details::jsonb, i.stats::jsonb
+			FROM j JOIN i ON i.id = j.id
 			ON CONFLICT (job_id) DO NOTHING
 		), d AS (
 			UPDATE jobs SET dup_of = NULL,
-				state = CASE WHEN $10 THEN 'done'::job_state ELSE state END,
-				cached = $10,
-				finished_at = CASE WHEN $10 THEN now() END
-			WHERE dup_of = $1 AND state = 'queued' AND EXISTS (SELECT 1 FROM j)
-			RETURNING id, level_hash
+				state = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN 'done'::job_state ELSE jobs.state END,
+				cached = i.verdict IN ('solved', 'unsolvable'),
+				finished_at = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN now() END
+			FROM i JOIN j ON j.id = i.id
+			WHERE jobs.dup_of = i.id AND jobs.state = 'queued'
+			RETURNING jobs.id, jobs.level_hash, i.id AS src
 		), dr AS (
 			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
-			SELECT id, level_hash, $2, $3, $4, $5, $6, $7, $8, $9 FROM d WHERE $10
+			SELECT d.id, d.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
+				i.plan::jsonb, i.details::jsonb, i.stats::jsonb
+			FROM d JOIN i ON i.id = d.src
+			WHERE i.verdict IN ('solved', 'unsolvable')
 			ON CONFLICT (job_id) DO NOTHING
 		)
-		SELECT count(*) FROM j`, id, solverVersion, a.verdict, a.value, a.optimal, a.proof, a.plan, a.details,
-		a.stats, res.Verdict.Definitive()).Scan(&n)
+		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats)
 	if err != nil {
-		return false, fmt.Errorf("store: finish job %d: %w", id, err)
+		return nil, fmt.Errorf("store: finish jobs: %w", err)
 	}
-	return n == 1, nil
+	done, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store: finish jobs: %w", err)
+	}
+	stored := make(map[int64]bool, len(done))
+	for _, id := range done {
+		stored[id] = true
+	}
+	return stored, nil
+}
+
+func textOrNil(b []byte) *string {
+	if b == nil {
+		return nil
+	}
+	s := string(b)
+	return &s
 }
 
 // FailJob records err on a running job. When final, the job ends failed and

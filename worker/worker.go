@@ -45,6 +45,15 @@ type Worker struct {
 	// stopping is closed when the process shuts down: running searches
 	// stop at once and their jobs are handed back (see Shutdown).
 	stopping chan struct{}
+	// starts and finishes batch the store writes of concurrent handlers.
+	starts   *batcher[int64, startReply]
+	finishes *batcher[store.Finish, bool]
+	close    context.CancelFunc
+}
+
+type startReply struct {
+	job store.RunnableJob
+	ok  bool // false: the job is final or gone
 }
 
 // New returns a Worker with defaults filled.
@@ -58,7 +67,53 @@ func New(cfg Config) *Worker {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Worker{cfg: cfg, stopping: make(chan struct{})}
+	w := &Worker{cfg: cfg, stopping: make(chan struct{})}
+	w.starts = newBatcher(256, w.flushStarts)
+	w.finishes = newBatcher(256, w.flushFinishes)
+	life, cancel := context.WithCancel(context.Background())
+	w.close = cancel
+	go w.starts.run(life)
+	go w.finishes.run(life)
+	return w
+}
+
+// Close stops the worker's batchers; call it after every handler returned.
+func (w *Worker) Close() { w.close() }
+
+func (w *Worker) flushStarts(ctx context.Context, ids []int64) ([]startReply, error) {
+	jobs, err := w.cfg.Store.StartJobs(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]startReply, len(ids))
+	for i, id := range ids {
+		out[i].job, out[i].ok = jobs[id]
+	}
+	return out, nil
+}
+
+// flushFinishes stores a batch of results. A job id can appear twice (two
+// deliveries of one task finishing together): only the first is written,
+// as FinishJob would do for the second.
+func (w *Worker) flushFinishes(ctx context.Context, fs []store.Finish) ([]bool, error) {
+	seen := make(map[int64]bool, len(fs))
+	unique := fs[:0:0]
+	for _, f := range fs {
+		if !seen[f.JobID] {
+			seen[f.JobID] = true
+			unique = append(unique, f)
+		}
+	}
+	stored, err := w.cfg.Store.FinishJobs(ctx, unique)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, len(fs))
+	for i, f := range fs {
+		out[i] = stored[f.JobID]
+		stored[f.JobID] = false // a later duplicate in this batch stored nothing
+	}
+	return out, nil
 }
 
 // Shutdown makes every running search stop; their jobs keep their last
@@ -75,14 +130,15 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 		return err
 	}
 	log := w.cfg.Logger.With(slog.Int64("job_id", id))
-	job, err := w.cfg.Store.StartJob(ctx, id)
-	if errors.Is(err, store.ErrNotRunnable) {
-		log.Debug("task for a finished or canceled job dropped")
-		return nil
-	}
+	start, err := w.starts.do(ctx, id)
 	if err != nil {
 		return err
 	}
+	if !start.ok {
+		log.Debug("task for a finished or canceled job dropped")
+		return nil
+	}
+	job := start.job
 	log = log.With(slog.String("kind", job.Kind), slog.Int("attempt", int(job.Attempts)))
 	if job.Attempts > job.MaxAttempts {
 		log.Warn("job failed: attempts exhausted")
@@ -109,7 +165,7 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 		log.Warn("attempt failed, will retry", slog.Any("error", err))
 		return errors.Join(err, w.cfg.Store.FailJob(ctx, id, err.Error(), false))
 	}
-	stored, err := w.cfg.Store.FinishJob(ctx, id, version, res)
+	stored, err := w.finishes.do(ctx, store.Finish{JobID: id, SolverVersion: version, Result: res})
 	if err != nil {
 		return err
 	}

@@ -125,7 +125,7 @@ func benchNoop(ctx context.Context, opt asynq.RedisConnOpt, concurrency, n int) 
 	var done atomic.Int64
 	finished := make(chan struct{})
 	srv := asynq.NewServer(opt, asynq.Config{Concurrency: concurrency, Queues: map[string]int{q: 1},
-		LogLevel: asynq.ErrorLevel})
+		TaskCheckInterval: queue.TaskCheckInterval, LogLevel: asynq.ErrorLevel})
 	mux := asynq.NewServeMux()
 	mux.HandleFunc("noop", func(context.Context, *asynq.Task) error {
 		if done.Add(1) == int64(n) {
