@@ -152,6 +152,7 @@ type RunnableJob struct {
 	MaxAttempts int32
 	Checkpoint  []byte // last checkpoint blob, nil if none
 	CheckSeq    int32
+	LastError   string // error of the previous attempt, if it recorded one
 }
 
 // StartJob marks a queued or running job running, counts the attempt and
@@ -177,9 +178,9 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJ
 		WITH j AS (
 			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
 			WHERE id = ANY ($1) AND state IN ('queued', 'running')
-			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts
+			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, coalesce(error, '') AS error
 		)
-		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq
+		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq, j.error
 		FROM j JOIN levels l ON l.hash = j.level_hash
 		LEFT JOIN checkpoints c ON c.job_id = j.id`, ids)
 	if err != nil {
@@ -191,7 +192,7 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJ
 		var r RunnableJob
 		var maxNodes, maxMS *int64
 		var seq *int32
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq); err != nil {
+		if err := rows.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq, &r.LastError); err != nil {
 			return nil, fmt.Errorf("store: start jobs: %w", err)
 		}
 		r.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}

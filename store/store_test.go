@@ -366,3 +366,26 @@ func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 		t.Fatalf("stale re-claim: %d, want 300", len(again))
 	}
 }
+
+func TestNextAttemptSeesTheLastError(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	j := mustCreateJob(t, st, twoends("6,1"), "v")
+	if _, err := st.StartJob(ctx, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.FailJob(ctx, j.ID, "solver: out of memory", false); err != nil {
+		t.Fatal(err)
+	}
+	rj, err := st.StartJob(ctx, j.ID)
+	if err != nil || rj.LastError != "solver: out of memory" || rj.Attempts != 2 {
+		t.Fatalf("second attempt: %+v, %v", rj, err)
+	}
+	if err := st.FailJob(ctx, j.ID, "gave up", true); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := st.GetJob(ctx, j.ID)
+	if got.State != store.StateFailed || got.Error == nil || *got.Error != "gave up" {
+		t.Fatalf("after final failure: %+v", got)
+	}
+}

@@ -142,7 +142,11 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 	log = log.With(slog.String("kind", job.Kind), slog.Int("attempt", int(job.Attempts)))
 	if job.Attempts > job.MaxAttempts {
 		log.Warn("job failed: attempts exhausted")
-		msg := fmt.Sprintf("gave up after %d attempts", job.MaxAttempts)
+		last := job.LastError
+		if last == "" {
+			last = "none recorded (the worker died during the attempt?)"
+		}
+		msg := fmt.Sprintf("gave up after %d attempts; last error: %s", job.MaxAttempts, last)
 		return errors.Join(w.cfg.Store.FailJob(ctx, id, msg, true), asynq.SkipRetry)
 	}
 	res, version, err := w.run(ctx, log, job)
