@@ -10,41 +10,19 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/testenv"
 )
 
-// dpValue is an independent O(n²) solution of twoends: first minus second
-// under optimal play.
-func dpValue(v []int64) int64 {
-	d := make([]int64, len(v))
-	for j := range v {
-		d[j] = v[j]
-		for i := j - 1; i >= 0; i-- {
-			d[i] = max(v[i]-d[i+1], v[j]-d[i])
-		}
-	}
-	return d[0]
-}
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
-// replayLine plays a twoends line and returns first minus second.
-func replayLine(v []int64, line string) (int64, error) {
-	if len(line) != len(v) {
-		return 0, fmt.Errorf("line has %d moves for %d values", len(line), len(v))
-	}
-	l, r, diff, sign := 0, len(v)-1, int64(0), int64(1)
-	for _, m := range line {
-		switch m {
-		case 'L':
-			diff += sign * v[l]
-			l++
-		case 'R':
-			diff += sign * v[r]
-			r--
-		default:
-			return 0, fmt.Errorf("bad move %q", m)
-		}
-		sign = -sign
-	}
-	return diff, nil
+// startStack runs `puzzled serve` and `puzzled work` on databases of the
+// test's own and returns the API's URL and the database URL.
+func startStack(t *testing.T) (url, databaseURL string) {
+	t.Helper()
+	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=2")
+	return s.URL, s.DatabaseURL
 }
 
 // randomValues returns n twoends level value lists of 1 to maxLen values.

@@ -15,6 +15,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/devstack"
+	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
@@ -27,21 +29,12 @@ import (
 
 // ownStack starts serve + work on PostgreSQL and Redis servers of the
 // test's own.
-func ownStack(t *testing.T, extraEnv ...string) (*stack, *testenvServers) {
+func ownStack(t *testing.T, extraEnv ...string) (*e2e.Stack, *devstack.Postgres, *devstack.Redis) {
 	t.Helper()
-	srv := &testenvServers{pg: testenv.OwnPostgres(t), redis: testenv.OwnRedis(t)}
-	s := &stack{databaseURL: srv.pg.URL(), redisAddr: srv.redis.Addr(), extraEnv: extraEnv}
-	s.start(t)
-	return s, srv
-}
-
-type testenvServers struct {
-	pg interface {
-		URL() string
-		Stop(context.Context) error
-		Restart(context.Context) error
-	}
-	redis interface{ Addr() string }
+	pg, redis := testenv.OwnPostgres(t), testenv.OwnRedis(t)
+	s := &e2e.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: extraEnv}
+	s.Start(t)
+	return s, pg, redis
 }
 
 // hardSheep is a 240-tile generated level whose exact search takes a few
@@ -85,17 +78,17 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
 	const every = 500 * time.Millisecond
-	s, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.url)
+	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
+	c := client.New(s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
 
-	s.work.signal(syscall.SIGKILL)
+	s.Work.Signal(syscall.SIGKILL)
 	killed := time.Now()
-	<-s.work.done
+	<-s.Work.Done()
 	atKill, err := c.GetJob(t.Context(), job.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +99,7 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 		t.Fatalf("last checkpoint %v before the kill; checkpoints every %v", lost, every)
 	}
 
-	s.startWorker(t) // asynq recovers the dead worker's task once its lease expires
+	s.StartWorker(t) // asynq recovers the dead worker's task once its lease expires
 	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
 	recovered := time.Since(killed)
 	sol, err := c.GetSolution(t.Context(), job.ID)
@@ -127,17 +120,17 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
-	s, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=300ms", "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.url)
+	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=300ms", "PUZZLED_CONCURRENCY=1")
+	c := client.New(s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
-	other := s.startWorker(t)
-	s.work.stop(20 * time.Second) // SIGTERM; exits 0 after handing the job back
-	if !containsLog(s.work, "job handed back at shutdown") {
-		t.Fatalf("worker did not hand the job back:\n%s", s.work.output())
+	other := s.StartWorker(t)
+	s.Work.Stop(20 * time.Second) // SIGTERM; exits 0 after handing the job back
+	if !s.Work.HasLog("job handed back at shutdown") {
+		t.Fatalf("worker did not hand the job back:\n%s", s.Work.Output())
 	}
 	done := waitJob(t, c, job.ID, 3*time.Minute, "finished", finished)
 	sol, err := c.GetSolution(t.Context(), job.ID)
@@ -151,17 +144,6 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 		t.Fatalf("attempts = %d; a hand-back at shutdown must not count", done.Attempts)
 	}
 	_ = other // the worker that finished the job
-}
-
-func containsLog(p *proc, msg string) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, l := range p.logs {
-		if l["msg"] == msg {
-			return true
-		}
-	}
-	return false
 }
 
 // twoendsBatch submits n distinct twoends levels of `size` values.
@@ -224,28 +206,28 @@ func checkOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) 
 
 func TestChaosRedisFlushMidBatch(t *testing.T) {
 	t.Parallel()
-	s, srv := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
-	c := client.New(s.url)
+	s, _, redis := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
+	c := client.New(s.URL)
 	id := twoendsBatch(t, c, 1000, 3000)
 	b := waitDone(t, c, id, 0.1, 2*time.Minute)
 	if b.Done == 1 {
 		t.Fatal("batch finished before the flush; make the jobs heavier")
 	}
-	flushAll(t, srv.redis.Addr())
+	flushAll(t, redis.Addr())
 	t.Logf("FLUSHALL at %.0f%% done", 100*b.Done)
 	waitDone(t, c, id, 1, 3*time.Minute)
-	checkOneResultEach(t, s.databaseURL, id, 1000)
+	checkOneResultEach(t, s.DatabaseURL, id, 1000)
 }
 
 func TestChaosPostgresRestartMidBatch(t *testing.T) {
 	t.Parallel()
-	s, srv := ownStack(t, "PUZZLED_CONCURRENCY=2")
-	c := client.New(s.url)
+	s, pg, _ := ownStack(t, "PUZZLED_CONCURRENCY=2")
+	c := client.New(s.URL)
 	id := twoendsBatch(t, c, 1000, 3000)
 	if b := waitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
 		t.Fatal("batch finished before the restart; make the jobs heavier")
 	}
-	if err := srv.pg.Stop(t.Context()); err != nil {
+	if err := pg.Stop(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	_, err := c.GetBatch(t.Context(), id)
@@ -256,17 +238,17 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 		t.Fatalf("submit while PostgreSQL is down: %v, want 503", err)
 	}
 	time.Sleep(2 * time.Second) // let workers hit the outage
-	if err := srv.pg.Restart(t.Context()); err != nil {
+	if err := pg.Restart(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	waitDone(t, c, id, 1, 3*time.Minute)
-	checkOneResultEach(t, s.databaseURL, id, 1000)
+	checkOneResultEach(t, s.DatabaseURL, id, 1000)
 }
 
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	t.Parallel()
-	s := startStack(t, "PUZZLED_CONCURRENCY=4")
-	c := client.New(s.url)
+	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=4")
+	c := client.New(s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -277,7 +259,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	}
 	// Behind asynq's back: the same job under other task ids, so that
 	// asynq's own deduplication cannot help.
-	aq := asynq.NewClient(asynq.RedisClientOpt{Addr: s.redisAddr, DB: s.redisDB})
+	aq := asynq.NewClient(asynq.RedisClientOpt{Addr: s.RedisAddr, DB: s.RedisDB})
 	defer aq.Close()
 	payload, _ := json.Marshal(queue.Payload{JobID: job.ID})
 	for i := range 3 {
@@ -287,7 +269,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 		}
 	}
 	waitJob(t, c, job.ID, 2*time.Minute, "finished", finished)
-	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.redisAddr, DB: s.redisDB})
+	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.RedisAddr, DB: s.RedisDB})
 	defer insp.Close()
 	deadline := time.Now().Add(time.Minute)
 	for { // every copy has run
@@ -305,7 +287,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	conn, err := pgx.Connect(t.Context(), s.databaseURL)
+	conn, err := pgx.Connect(t.Context(), s.DatabaseURL)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
 )
@@ -46,9 +47,9 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
 		t.Fatal(err)
 	}
-	start := func() (*proc, *client.Client) {
-		p := startProc(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
-		addr := p.waitLog("api listening", 2*time.Minute)["addr"].(string)
+	start := func() (*e2e.Proc, *client.Client) {
+		p := e2e.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+		addr := p.WaitLog("api listening", 2*time.Minute)["addr"].(string)
 		return p, client.New("http://" + addr)
 	}
 	dev, c := start()
@@ -70,14 +71,14 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 		}
 	}
 
-	dev.signal(syscall.SIGINT)
+	dev.Signal(syscall.SIGINT)
 	select {
-	case <-dev.done:
+	case <-dev.Done():
 	case <-time.After(time.Minute):
 		t.Fatal("puzzled dev did not stop within a minute of SIGINT")
 	}
-	if code := dev.cmd.ProcessState.ExitCode(); code != 0 {
-		t.Fatalf("exit code %d:\n%s", code, dev.output())
+	if code := dev.ExitCode(); code != 0 {
+		t.Fatalf("exit code %d:\n%s", code, dev.Output())
 	}
 	if pids := processesUsing(t, dir); len(pids) > 0 {
 		t.Fatalf("processes left running on %s: %v", dir, pids)

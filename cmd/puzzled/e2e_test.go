@@ -6,49 +6,18 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/store"
 )
 
-// dpValue is an independent O(n²) solution of twoends: first minus second
-// under optimal play.
-func dpValue(v []int64) int64 {
-	n := len(v)
-	d := make([]int64, n) // d[i] = best difference on v[i..j] for the current j
-	for j := range n {
-		d[j] = v[j]
-		for i := j - 1; i >= 0; i-- {
-			d[i] = max(v[i]-d[i+1], v[j]-d[i])
-		}
-	}
-	return d[0]
-}
-
-// replayLine plays a twoends line and returns first minus second.
-func replayLine(v []int64, line string) (int64, error) {
-	if len(line) != len(v) {
-		return 0, fmt.Errorf("line has %d moves for %d values", len(line), len(v))
-	}
-	l, r, diff, sign := 0, len(v)-1, int64(0), int64(1)
-	for _, m := range line {
-		switch m {
-		case 'L':
-			diff += sign * v[l]
-			l++
-		case 'R':
-			diff += sign * v[r]
-			r--
-		default:
-			return 0, fmt.Errorf("bad move %q", m)
-		}
-		sign = -sign
-	}
-	return diff, nil
-}
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
 func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) store.Batch {
 	t.Helper()
@@ -70,8 +39,8 @@ func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) 
 
 func TestEndToEndBatchOfTwoends(t *testing.T) {
 	t.Parallel()
-	s := startStack(t, "PUZZLED_MAX_JOB_BODY=4096")
-	c := client.New(s.url)
+	s := e2e.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096")
+	c := client.New(s.URL)
 	ctx := t.Context()
 
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -116,14 +85,14 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 		if r.State != store.StateDone || res == nil || res.Value == nil {
 			return fmt.Errorf("seq %d: state %s result %+v", seq, r.State, res)
 		}
-		if want := dpValue(v); *res.Value != want || !res.Optimal {
+		if want := e2e.TwoendsDP(v); *res.Value != want || !res.Optimal {
 			return fmt.Errorf("seq %d %v: value %d optimal %v, DP says %d", seq, v, *res.Value, res.Optimal, want)
 		}
 		var line string
 		if err := json.Unmarshal(res.Plan, &line); err != nil {
 			return fmt.Errorf("seq %d: plan %s: %w", seq, res.Plan, err)
 		}
-		if got, err := replayLine(v, line); err != nil || got != *res.Value {
+		if got, err := e2e.ReplayTwoends(v, line); err != nil || got != *res.Value {
 			return fmt.Errorf("seq %d: line %q replays to %d (%v), value %d", seq, line, got, err, *res.Value)
 		}
 		if wantCached := firstSeen[string(levels[seq])] != seq; r.Cached != wantCached {
@@ -145,7 +114,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	n := 0
 	for hash, v := range hashes {
 		lr, err := c.GetLevel(ctx, hash)
-		if err != nil || lr.Result == nil || *lr.Result.Value != dpValue(v) {
+		if err != nil || lr.Result == nil || *lr.Result.Value != e2e.TwoendsDP(v) {
 			t.Fatalf("GET /v1/levels/%s = %+v, %v", hash, lr, err)
 		}
 		if n++; n == 25 {
@@ -166,8 +135,8 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	if err != nil || !again.Cached || again.State != store.StateDone {
 		t.Fatalf("resubmitted level: %+v, %v", again, err)
 	}
-	s.work.stop(20 * time.Second)
-	s.serve.stop(20 * time.Second)
+	s.Work.Stop(20 * time.Second)
+	s.Serve.Stop(20 * time.Second)
 }
 
 func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
@@ -187,9 +156,9 @@ func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
 
 func TestEndToEndBadInput(t *testing.T) {
 	t.Parallel()
-	s := startStack(t, "PUZZLED_MAX_JOB_BODY=4096", "PUZZLED_MAX_BATCH_LEVELS=10")
+	s := e2e.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096", "PUZZLED_MAX_BATCH_LEVELS=10")
 	post := func(path, contentType, body string) (int, map[string]any) {
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, s.url+path, strings.NewReader(body))
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -240,9 +209,9 @@ func TestEndToEndBadInput(t *testing.T) {
 			t.Fatalf("first error %v", e)
 		}
 	})
-	c := client.New(s.url)
+	c := client.New(s.URL)
 	for _, path := range []string{"/v1/jobs/999999", "/v1/jobs/abc", "/v1/batches/424242", "/v1/levels/" + strings.Repeat("ab", 32), "/v1/levels/xyz", "/v1/nothing"} {
-		resp, err := http.Get(s.url + path)
+		resp, err := http.Get(s.URL + path)
 		if err != nil {
 			t.Fatal(err)
 		}
