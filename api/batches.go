@@ -179,9 +179,8 @@ func queryOptions(r *http.Request, req *batchRequest) error {
 }
 
 func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	b, err := s.cfg.Store.GetBatch(r.Context(), id)
@@ -194,15 +193,14 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
 
 // batchResults streams one NDJSON line per level, in submission order.
 func (s *Server) batchResults(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	started := false
 	var bw *bufio.Writer
 	enc := json.NewEncoder(io.Discard)
-	err = s.cfg.Store.BatchResults(r.Context(), id, func(br store.BatchResult) error {
+	err := s.cfg.Store.BatchResults(r.Context(), id, func(br store.BatchResult) error {
 		if !started {
 			started = true
 			w.Header().Set("Content-Type", "application/x-ndjson")
@@ -230,9 +228,8 @@ func (s *Server) batchResults(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) cancelBatch(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	ids, err := s.cfg.Store.CancelBatch(r.Context(), id)

@@ -41,11 +41,13 @@ func (s *Server) parseLevel(data []byte) (store.Level, solver.Kind, error) {
 	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: lvl.Kind(), Body: canon}, s.cfg.Registry.KindOf(lvl), nil
 }
 
-// pathID reads the {id} path value.
-func pathID(r *http.Request) (int64, error) {
+// pathID reads the {id} path value; an id that is not a positive integer
+// names nothing, so it answers 404 itself and reports false.
+func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
-		return 0, fmt.Errorf("id %q is not a positive integer", r.PathValue("id"))
+		writeError(w, http.StatusNotFound, fmt.Sprintf("id %q is not a positive integer", r.PathValue("id")), "id")
+		return 0, false
 	}
-	return id, nil
+	return id, true
 }

@@ -94,9 +94,8 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	job, err := s.cfg.Store.GetJob(r.Context(), id)
@@ -120,9 +119,8 @@ type solution struct {
 }
 
 func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	job, err := s.cfg.Store.GetJob(r.Context(), id)
@@ -138,9 +136,8 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	state, err := s.cfg.Store.CancelJob(r.Context(), id)

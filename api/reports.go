@@ -6,9 +6,8 @@ import (
 )
 
 func (s *Server) batchReport(w http.ResponseWriter, r *http.Request) {
-	id, err := pathID(r)
-	if err != nil {
-		writeError(w, http.StatusNotFound, err.Error(), "id")
+	id, ok := pathID(w, r)
+	if !ok {
 		return
 	}
 	rep, err := s.cfg.Store.BatchReport(r.Context(), id)
