@@ -228,6 +228,11 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		case errors.Is(cause, errCanceled), errors.Is(cause, errHandedBack):
 			return res, "", cause
 		case ctx.Err() != nil:
+			// asynq cancels the task's context on POST …/cancel (often
+			// before our own poll notices) and on its timeout.
+			if w.canceled(job.ID) {
+				return res, "", errCanceled
+			}
 			return res, "", fmt.Errorf("task context ended: %w", ctx.Err())
 		}
 		return res, "", fmt.Errorf("solver: %w", err)
@@ -236,6 +241,14 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		return res, "", fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
 	}
 	return res, kind.Version(), nil
+}
+
+// canceled reports whether the job was canceled in PostgreSQL.
+func (w *Worker) canceled(id int64) bool {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	state, err := w.cfg.Store.JobState(ctx, id)
+	return err == nil && state == store.StateCanceled
 }
 
 // watch cancels a running search when its job is canceled in PostgreSQL or

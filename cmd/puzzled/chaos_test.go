@@ -306,3 +306,38 @@ func flushAll(t *testing.T, addr string) {
 		t.Fatal(err)
 	}
 }
+
+func TestCancelStopsARunningSearchForGood(t *testing.T) {
+	t.Parallel()
+	g, err := sheep.Generate(rand.New(rand.NewPCG(27, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
+	c := client.New(s.URL)
+	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, c, job.ID, time.Minute, "checkpointed", checkpointed(1))
+	asked := time.Now()
+	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != store.StateCanceled {
+		t.Fatalf("cancel: %q, %v", state, err)
+	}
+	s.Work.WaitLog("job canceled while running", 10*time.Second)
+	if took := time.Since(asked); took > 2*time.Second {
+		t.Fatalf("the search stopped %v after the cancel; want within a second or so", took)
+	}
+	// The worker is free again, and neither a retry nor the dispatcher
+	// (stale after 1 s) runs the canceled job again.
+	next, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[4,7]}`), client.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitSolution(t, c, next.ID)
+	time.Sleep(3 * time.Second)
+	got, err := c.GetJob(t.Context(), job.ID)
+	if err != nil || got.State != store.StateCanceled || got.Result != nil || got.Attempts != 1 {
+		t.Fatalf("canceled job afterwards: %+v, %v", got, err)
+	}
+}
