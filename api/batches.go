@@ -9,8 +9,10 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/puzzled/puzzled/queue"
@@ -55,27 +57,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	parseStart := time.Now()
-	levels := make([]store.Level, len(req.Levels))
-	versions := map[string]string{}
-	var bad []levelError
-	nbad := 0
-	for i, raw := range req.Levels {
-		lvl, kind, err := s.parseLevel(raw)
-		if err != nil {
-			nbad++
-			if len(bad) < maxListedErrors {
-				le := levelError{Index: i, Reason: err.Error()}
-				var fe *solver.FieldError
-				if errors.As(err, &fe) {
-					le.Field, le.Reason = fe.Field, fe.Reason
-				}
-				bad = append(bad, le)
-			}
-			continue
-		}
-		levels[i] = lvl
-		versions[kind.Name()] = kind.Version()
-	}
+	levels, versions, bad, nbad := s.parseLevels(req.Levels)
 	if nbad > 0 {
 		writeJSON(w, http.StatusBadRequest, errorBody{
 			Error:  fmt.Sprintf("%d of %d levels are invalid; the batch was not stored", nbad, len(levels)),
@@ -98,6 +80,46 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", len(levels)),
 		slog.Duration("parse", storeStart.Sub(parseStart)), slog.Duration("store", time.Since(storeStart)))
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": len(levels)})
+}
+
+// parseLevels validates every level of a batch, in parallel, and returns
+// them as stored, the solver version of each kind present, and the first
+// maxListedErrors bad levels in order with the count of all bad ones.
+func (s *Server) parseLevels(raws []json.RawMessage) ([]store.Level, map[string]string, []levelError, int) {
+	levels := make([]store.Level, len(raws))
+	kinds := make([]solver.Kind, len(raws))
+	errs := make([]error, len(raws))
+	workers := runtime.GOMAXPROCS(0)
+	chunk := (len(raws) + workers - 1) / workers
+	var wg sync.WaitGroup
+	for lo := 0; lo < len(raws); lo += chunk {
+		hi := min(lo+chunk, len(raws))
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				levels[i], kinds[i], errs[i] = s.parseLevel(raws[i])
+			}
+		})
+	}
+	wg.Wait()
+	versions := map[string]string{}
+	var bad []levelError
+	nbad := 0
+	for i, err := range errs {
+		if err == nil {
+			versions[kinds[i].Name()] = kinds[i].Version()
+			continue
+		}
+		nbad++
+		if len(bad) < maxListedErrors {
+			le := levelError{Index: i, Reason: err.Error()}
+			var fe *solver.FieldError
+			if errors.As(err, &fe) {
+				le.Field, le.Reason = fe.Field, fe.Reason
+			}
+			bad = append(bad, le)
+		}
+	}
+	return levels, versions, bad, nbad
 }
 
 // decodeBatch accepts the three body forms of POST /v1/batches.
