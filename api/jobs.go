@@ -93,14 +93,23 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, job)
 }
 
-func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
+// jobFromPath loads the job named by {id}; on failure it has answered.
+func (s *Server) jobFromPath(w http.ResponseWriter, r *http.Request) (store.Job, bool) {
 	id, ok := pathID(w, r)
 	if !ok {
-		return
+		return store.Job{}, false
 	}
 	job, err := s.cfg.Store.GetJob(r.Context(), id)
 	if err != nil {
 		s.writeStoreError(w, r, err)
+		return store.Job{}, false
+	}
+	return job, true
+}
+
+func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
+	job, ok := s.jobFromPath(w, r)
+	if !ok {
 		return
 	}
 	if job.Result != nil {
@@ -119,17 +128,12 @@ type solution struct {
 }
 
 func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
-	id, ok := pathID(w, r)
+	job, ok := s.jobFromPath(w, r)
 	if !ok {
 		return
 	}
-	job, err := s.cfg.Store.GetJob(r.Context(), id)
-	if err != nil {
-		s.writeStoreError(w, r, err)
-		return
-	}
 	if job.Result == nil {
-		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", id, job.State), "")
+		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
 		return
 	}
 	writeJSON(w, http.StatusOK, solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached, Result: job.Result})
