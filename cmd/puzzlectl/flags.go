@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -78,4 +79,30 @@ func (f failOn) Set(s string) error {
 		}
 	}
 	return nil
+}
+
+// parseID reads a batch or job id.
+func parseID(s string) (int64, error) {
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id <= 0 {
+		return 0, fmt.Errorf("bad id %q: want a positive integer", s)
+	}
+	return id, nil
+}
+
+// parseIDArgs parses a command's flags and its one ID argument; when that
+// fails it has reported why, and code is the exit status.
+func parseIDArgs(e *env, fs *flag.FlagSet, args []string) (id int64, code int, ok bool) {
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return 0, code, false
+	}
+	if !wantArgs(fs, pos, 1, 1) {
+		return 0, exitError, false
+	}
+	id, err := parseID(pos[0])
+	if err != nil {
+		return 0, e.errorf("%s: %v", strings.TrimPrefix(fs.Name(), "puzzlectl "), err), false
+	}
+	return id, 0, true
 }

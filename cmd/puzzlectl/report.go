@@ -5,23 +5,15 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/puzzled/puzzled/store"
 )
 
 func runReport(ctx context.Context, e *env, args []string) int {
 	fs := e.flagSet("report", "ID", "Shows a batch's report: verdicts by kind, unsolvable levels with proofs, unknown ones, failures, timing percentiles, the slowest levels.")
-	pos, code, ok := parseArgs(fs, args)
+	id, code, ok := parseIDArgs(e, fs, args)
 	if !ok {
 		return code
-	}
-	if !wantArgs(fs, pos, 1, 1) {
-		return exitError
-	}
-	id, err := strconv.ParseInt(pos[0], 10, 64)
-	if err != nil {
-		return e.errorf("report: batch id %q is not a number", pos[0])
 	}
 	rep, err := e.client().GetReport(ctx, id)
 	if err != nil {

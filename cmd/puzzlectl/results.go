@@ -18,16 +18,9 @@ func runResults(ctx context.Context, e *env, args []string) int {
 	fs := e.flagSet("results", "[--format ndjson|csv|table] ID",
 		"Prints a batch's results in submission order. Default: table on a terminal, ndjson otherwise.")
 	format := fs.String("format", "", "ndjson, csv or table")
-	pos, code, ok := parseArgs(fs, args)
+	id, code, ok := parseIDArgs(e, fs, args)
 	if !ok {
 		return code
-	}
-	if !wantArgs(fs, pos, 1, 1) {
-		return exitError
-	}
-	id, err := parseID(pos[0])
-	if err != nil {
-		return e.errorf("results: %v", err)
 	}
 	if *format == "" {
 		*format = "table"

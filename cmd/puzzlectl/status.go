@@ -11,16 +11,9 @@ import (
 func runStatus(ctx context.Context, e *env, args []string) int {
 	fs := e.flagSet("status", "[--job] ID", "Shows a batch's progress: counts by state, verdict and kind.")
 	job := fs.Bool("job", false, "ID is a job id, not a batch id")
-	pos, code, ok := parseArgs(fs, args)
+	id, code, ok := parseIDArgs(e, fs, args)
 	if !ok {
 		return code
-	}
-	if !wantArgs(fs, pos, 1, 1) {
-		return exitError
-	}
-	id, err := parseID(pos[0])
-	if err != nil {
-		return e.errorf("status: %v", err)
 	}
 	c := e.client()
 	if *job {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
@@ -24,27 +23,11 @@ func runWait(ctx context.Context, e *env, args []string) int {
 			"Exit 2 if a job failed or a verdict named by --fail-on occurred.")
 	fail := failOn{}
 	fs.Var(fail, "fail-on", "exit 2 if this verdict occurs: unsolvable, unknown or failed (repeatable)")
-	pos, code, ok := parseArgs(fs, args)
+	id, code, ok := parseIDArgs(e, fs, args)
 	if !ok {
 		return code
 	}
-	if !wantArgs(fs, pos, 1, 1) {
-		return exitError
-	}
-	id, err := parseID(pos[0])
-	if err != nil {
-		return e.errorf("wait: %v", err)
-	}
 	return waitBatch(ctx, e, e.client(), id, fail)
-}
-
-// parseID reads a batch or job id.
-func parseID(s string) (int64, error) {
-	id, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || id <= 0 {
-		return 0, fmt.Errorf("bad id %q: want a positive integer", s)
-	}
-	return id, nil
 }
 
 // waitBatch polls a batch about once a second until every job is final,
