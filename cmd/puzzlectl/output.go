@@ -46,17 +46,6 @@ func writeJSONLine(w io.Writer, v any) error {
 	return j.flush()
 }
 
-// printJSON writes one value as indented JSON.
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("writing output: %w", err)
-	}
-	return nil
-}
-
 // table writes aligned columns for people.
 type table struct {
 	tw *tabwriter.Writer

@@ -224,9 +224,6 @@ func (p *Postgres) Port() int {
 	return p.port
 }
 
-// Dir is the data folder.
-func (p *Postgres) Dir() string { return p.cfg.Dir }
-
 // PID is the process id of the postmaster (also its process group id), or 0
 // when the server is not running.
 func (p *Postgres) PID() int {

@@ -109,12 +109,3 @@ func solveVerified(t testing.TB, l *Level, opts solver.Options) solver.Result {
 	}
 	return res
 }
-
-func planIDs(t testing.TB, res solver.Result) []string {
-	t.Helper()
-	var ids []string
-	if err := json.Unmarshal(res.Plan, &ids); err != nil {
-		t.Fatalf("plan %s: %v", res.Plan, err)
-	}
-	return ids
-}
