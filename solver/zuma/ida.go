@@ -3,7 +3,8 @@ package zuma
 import (
 	"encoding/binary"
 	"errors"
-	"sort"
+	"slices"
+	"sync"
 
 	"github.com/puzzled/puzzled/solver"
 )
@@ -39,7 +40,8 @@ type frame struct {
 }
 
 type ttEntry struct {
-	h    int16
+	h    int16 // a lower bound of the state's bound; the bound itself if full
+	full bool
 	fail int8 // largest r with no solution within r moves; -1 if none
 }
 
@@ -50,9 +52,11 @@ const ttMax = 1 << 20
 type ida struct {
 	m         *solver.Meter
 	unlimited bool
-	bd        bounder
+	bd        *bounder
 	tt        map[string]ttEntry
 	key       []byte
+	moves     []move  // scratch of expand
+	kids      []child // scratch of expand
 	stack     []frame
 	bound     int
 }
@@ -65,29 +69,65 @@ const (
 	idaStopped // budget or ctx
 )
 
-const idaPayloadVersion = 1
+// idaPayloadVersion 2: the children lists of zuma/2 (stronger hand bound).
+const idaPayloadVersion = 2
 
 var errResume = errors.New("zuma: resume blob does not match this level and solver")
 
+// idas recycles searches (table, buffers) between solves; see bounders.
+var idas = sync.Pool{New: func() any { return &ida{tt: make(map[string]ttEntry)} }}
+
 func newIDA(m *solver.Meter, unlimited bool) *ida {
-	return &ida{m: m, unlimited: unlimited, tt: make(map[string]ttEntry)}
+	s := idas.Get().(*ida)
+	s.m, s.unlimited, s.bd = m, unlimited, bounders.Get().(*bounder)
+	return s
 }
 
-// h returns the lower bound of a non-empty state, cached in the table.
-func (s *ida) h(st *state) int {
+// ttKeep is the largest table a recycled search keeps (cleared).
+const ttKeep = 1 << 12
+
+// release hands s back for reuse; s must not be used afterwards.
+func (s *ida) release() {
+	bounders.Put(s.bd)
+	s.bd, s.m = nil, nil
+	if len(s.tt) > ttKeep {
+		s.tt = make(map[string]ttEntry)
+	} else {
+		clear(s.tt)
+	}
+	clear(s.stack[:cap(s.stack)])
+	s.stack, s.bound = s.stack[:0], 0
+	idas.Put(s)
+}
+
+// h returns the bound of a non-empty state when it is at most r, and
+// otherwise some lower bound of it above r. The table keeps what is
+// known, and a kept child (h ≤ r) always gets the bound itself: the
+// children lists never depend on the table.
+func (s *ida) h(st *state, r int) int {
 	key := s.stateKey(st)
-	if e, ok := s.tt[string(key)]; ok {
+	e, ok := s.tt[string(key)]
+	if ok && (e.full || int(e.h) > r) {
 		return int(e.h)
 	}
-	var h int
-	if s.unlimited {
+	h, full := 0, true
+	switch {
+	case s.unlimited:
 		h = s.bd.bound(st.board, nil)
-	} else {
-		h = s.bd.bound(st.board, &st.hand)
+	case countShort(st.board, &st.hand):
+		h = inf // what the bound gives then too, without the DP
+	default:
+		h, full = s.bd.handBoundAbove(st.board, &st.hand, r)
 	}
-	if len(s.tt) < ttMax {
-		s.tt[string(key)] = ttEntry{h: int16(min(h, inf)), fail: -1}
+	h = min(h, inf)
+	if !ok {
+		if len(s.tt) >= ttMax {
+			return h
+		}
+		e.fail = -1
 	}
+	e.h, e.full = int16(h), full
+	s.tt[string(key)] = e
 	return h
 }
 
@@ -117,7 +157,7 @@ func (s *ida) markFailed(st *state, r int) {
 		if len(s.tt) >= ttMax {
 			return
 		}
-		e = ttEntry{h: inf, fail: -1}
+		e = ttEntry{fail: -1} // bound not known yet
 	}
 	if r > int(e.fail) {
 		e.fail = int8(r)
@@ -130,9 +170,10 @@ func (s *ida) markFailed(st *state, r int) {
 // never on the table's failure facts, so a resumed search rebuilds the
 // same lists.
 func (s *ida) expand(st state, g int) frame {
-	var colors []byte
+	var buf [27]byte
+	colors := buf[:0]
 	if s.unlimited {
-		colors = boardColors(nil, st.board)
+		colors = boardColors(colors, st.board)
 		if c := freshColor(st.board); c != 0 {
 			colors = append(colors, c)
 		}
@@ -143,25 +184,33 @@ func (s *ida) expand(st state, g int) frame {
 			}
 		}
 	}
-	var moves []move
+	moves := s.moves[:0]
 	for _, c := range colors {
 		moves = appendMoves(moves, st.board, c)
 	}
+	s.moves = moves
 	f := frame{state: st, g: g}
+	// The kept children's boards share one array.
+	n := len(st.board) + 1
+	boards := make([]byte, 0, len(moves)*n)
+	kids := s.kids[:0]
 	for _, mv := range moves {
-		nb, _ := insert(make([]byte, 0, len(st.board)+1), st.board, mv.at, mv.ball)
+		nb, _ := insert(boards[len(boards):len(boards):len(boards)+n], st.board, mv.at, mv.ball)
 		ch := child{mv: mv, state: state{board: nb, hand: st.hand}}
 		if !s.unlimited {
 			ch.hand[mv.ball-'A']--
 		}
 		if len(nb) > 0 {
-			ch.h = s.h(&ch.state)
+			ch.h = s.h(&ch.state, s.bound-g-1)
 		}
 		if g+1+ch.h <= s.bound {
-			f.kids = append(f.kids, ch)
+			kids = append(kids, ch)
+			boards = boards[:len(boards)+len(nb)]
 		}
 	}
-	sort.SliceStable(f.kids, func(i, j int) bool { return f.kids[i].h < f.kids[j].h })
+	s.kids = kids
+	f.kids = slices.Clone(kids)
+	slices.SortStableFunc(f.kids, func(a, b child) int { return a.h - b.h })
 	return f
 }
 

@@ -44,6 +44,7 @@ func solveUnlimited(ctx context.Context, lvl *Level, opts solver.Options) (solve
 		return report(inc, false, lb, "")
 	}
 	s := newIDA(m, true)
+	defer s.release()
 	out, plan, err := s.run(state{board: b}, lb, ub-1, m.Resumed())
 	if err != nil {
 		return res, err
@@ -68,7 +69,8 @@ func solveUnlimited(ctx context.Context, lvl *Level, opts solver.Options) (solve
 // unlimitedBound is the admissible lower bound of an unlimited board.
 func unlimitedBound(b []byte) int {
 	if len(b) <= maxBoundDP {
-		var bd bounder
+		bd := bounders.Get().(*bounder)
+		defer bounders.Put(bd)
 		return bd.bound(b, nil)
 	}
 	return countBound(b)

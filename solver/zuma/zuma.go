@@ -34,10 +34,13 @@
 //
 // Hand and unlimited modes run IDA* over canonical states (board, sorted
 // hand) with a transposition table, using the relaxation bound of
-// bound.go, which is admissible. No move is pruned except exact duplicates
-// (inserting a ball anywhere in or next to a run of its own color gives one
-// board). Ammo mode is a depth-first branch and bound over (shots, board).
-// All searches checkpoint their stack and resume from it.
+// bound.go, which is admissible; in hand mode it is strengthened by
+// pricing the colors the hand is short of (Lagrangian bounds), and a
+// counting test decides many unsolvable levels before any DP. No move is
+// pruned except exact duplicates (inserting a ball anywhere in or next to
+// a run of its own color gives one board). Ammo mode is a depth-first
+// branch and bound over (shots, board). All searches checkpoint their
+// stack and resume from it.
 package zuma
 
 import (
@@ -58,7 +61,7 @@ const (
 // Kind name and solver version.
 const (
 	Name    = "zuma"
-	Version = "zuma/1"
+	Version = "zuma/2"
 )
 
 type kind struct{}
