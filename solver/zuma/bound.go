@@ -181,7 +181,7 @@ func (bd *bounder) weighted(b []byte, avail *[26]int8, w *[26]int16) int {
 }
 
 // lagrangeSteps caps the subgradient steps of handBound.
-const lagrangeSteps = 4
+const lagrangeSteps = 8
 
 // handBound is the hand-mode bound of board b with hand: the best of the
 // Lagrangian bounds (see the top of this file) along a few subgradient

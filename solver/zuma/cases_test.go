@@ -20,6 +20,8 @@ func TestKnownCases(t *testing.T) {
 		{"G", "GGGGG", "", ModeHand, solver.Solved, 2, false},
 		{"RBYYBBRRB", "YRBGB", "", ModeHand, solver.Solved, 3, false},
 		{"RRWWRRBBRR", "WB", "", ModeHand, solver.Solved, 2, false},
+		// Unsolvable only by a long proof (see TestHardUnsolvablePlain).
+		{"CCACCAACACABBCCAABACAACAABCCB", "AABBCCCC", "", ModeHand, solver.Unsolvable, -1, false},
 		{"RRWWRRBBRR", "", "", ModeUnlimited, solver.Solved, 2, false},
 		{"GRG", "", "", ModeUnlimited, solver.Solved, 3, false},
 		{"R", "", "", ModeUnlimited, solver.Solved, 2, false},

@@ -79,7 +79,8 @@ func oracleHand(board, hand string) int {
 // plus the first letter not on it: colors absent from the board are
 // interchangeable (relabel one into another).
 func oracleUnlimited(board string, maxStates int) (int, bool) {
-	seen := map[string]bool{board: true}
+	seen := make(map[string]bool, 256)
+	seen[board] = true
 	level := []string{board}
 	for depth := 1; ; depth++ {
 		var next []string
@@ -98,6 +99,9 @@ func oracleUnlimited(board string, maxStates int) (int, bool) {
 			}
 			for i := 0; i < len(colors); i++ {
 				for at := 0; at <= len(b); at++ {
+					if at > 0 && b[at-1] == colors[i] {
+						continue // the same board as inserting one place left
+					}
 					nb := oracleInsert(b, at, colors[i])
 					if nb == "" {
 						return depth, true
