@@ -69,6 +69,35 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	}
 }
 
+// task is one task to enqueue: what it carries, its queue and the largest
+// time budget of its jobs.
+type task struct {
+	payload  Payload
+	priority string
+	maxMS    int64
+}
+
+// tasksOf groups claimed jobs by the task that carries them, in claim order.
+func tasksOf(jobs []store.LiveJob) []task {
+	var tasks []task
+	index := map[Payload]int{}
+	for _, j := range jobs {
+		p := Carrier(j)
+		i, ok := index[p]
+		if !ok {
+			i = len(tasks)
+			index[p] = i
+			tasks = append(tasks, task{payload: p, priority: j.Priority})
+		}
+		budget := j.MaxMS
+		if budget <= 0 {
+			budget = DefaultMaxMS // the kind's default, at most this
+		}
+		tasks[i].maxMS = max(tasks[i].maxMS, budget)
+	}
+	return tasks
+}
+
 // Round claims one page of jobs and makes sure each has a live task. It
 // returns how many jobs it claimed.
 func (d *Dispatcher) Round(ctx context.Context) (int, error) {
@@ -81,12 +110,12 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 		mu        sync.Mutex
 		firstErr  error
 		recovered int
-		next      = make(chan store.LiveJob)
+		next      = make(chan task)
 	)
 	for range d.cfg.Parallel {
 		wg.Go(func() {
-			for j := range next {
-				live, err := d.cfg.Client.Enqueue(ctx, j.ID, j.Priority, j.MaxMS)
+			for t := range next {
+				live, err := d.cfg.Client.EnqueueTask(ctx, t.payload, t.priority, t.maxMS)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -98,12 +127,12 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 			}
 		})
 	}
-	for _, j := range jobs {
-		next <- j
+	for _, t := range tasksOf(jobs) {
+		next <- t
 	}
 	close(next)
 	wg.Wait()
-	d.cfg.Logger.Debug("dispatched", slog.Int("claimed", len(jobs)), slog.Int("enqueued", recovered))
+	d.cfg.Logger.Debug("dispatched", slog.Int("claimed", len(jobs)), slog.Int("tasks_enqueued", recovered))
 	// A job whose enqueue failed keeps its fresh enqueued_at and is retried
 	// once it goes stale.
 	return len(jobs), firstErr

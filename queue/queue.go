@@ -1,11 +1,12 @@
 // Package queue owns puzzled's asynq side: the solve task type, the two
-// queues (interactive before bulk), enqueueing with one task id per job,
-// and the dispatcher that keeps Redis in step with PostgreSQL.
+// queues (interactive before bulk), enqueueing with task ids derived from
+// the jobs, and the dispatcher that keeps Redis in step with PostgreSQL.
 //
-// PostgreSQL is the source of truth. A task carries only a job id; its
-// asynq task id is derived from the job id, so enqueueing the same job
-// twice while a task is live is a no-op, which makes the dispatcher's
-// re-enqueueing after a Redis loss safe.
+// PostgreSQL is the source of truth. A task carries only ids: one job
+// (task id job:<id>), or a bundle of up to BundleSize jobs of one batch
+// (task id batch:<batch>:<bundle>). Task ids are derived from the jobs, so
+// enqueueing the same work twice while a task is live is a no-op, which
+// makes the dispatcher's re-enqueueing after a Redis loss safe.
 package queue
 
 import (
@@ -20,6 +21,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
 )
 
 // TypeSolve is the asynq task type of a solve job.
@@ -38,21 +40,61 @@ var Queues = map[string]int{Interactive: 2, Bulk: 1}
 // ValidPriority reports whether p names a queue.
 func ValidPriority(p string) bool { return p == Interactive || p == Bulk }
 
-// Payload is the body of a solve task.
+// BundleSize is how many jobs of a batch one bulk task carries: the jobs
+// whose seq falls in [bundle·BundleSize, (bundle+1)·BundleSize). Carrying
+// many small jobs per task spreads asynq's per-task cost (about three Redis
+// scripts) and turns the worker's per-job PostgreSQL writes into one
+// statement per bundle. A slow job makes the rest of its bundle solo (see
+// worker), so a bundle never serialises long searches.
+const BundleSize = 64
+
+// Payload is the body of a solve task: a job, or a bundle of a batch.
 type Payload struct {
-	JobID int64 `json:"job_id"`
+	JobID   int64 `json:"job_id,omitempty"`
+	BatchID int64 `json:"batch_id,omitempty"`
+	Bundle  int32 `json:"bundle,omitempty"`
 }
 
-// TaskID is the asynq task id of a job's task.
+// Carrier names the task that carries a live job: the job alone (solo jobs
+// and jobs outside a batch), or its batch's bundle.
+func Carrier(j store.LiveJob) Payload {
+	if j.Solo || j.BatchID == 0 {
+		return Payload{JobID: j.ID}
+	}
+	return Payload{BatchID: j.BatchID, Bundle: j.Seq / BundleSize}
+}
+
+// IsBundle reports whether the task carries a bundle rather than one job.
+func (p Payload) IsBundle() bool { return p.JobID == 0 }
+
+// Seqs is the range [from, to) of batch positions a bundle covers.
+func (p Payload) Seqs() (from, to int32) {
+	return p.Bundle * BundleSize, (p.Bundle + 1) * BundleSize
+}
+
+// TaskID is the asynq task id of the task p.
+func (p Payload) TaskID() string {
+	if p.IsBundle() {
+		return "batch:" + strconv.FormatInt(p.BatchID, 10) + ":" + strconv.FormatInt(int64(p.Bundle), 10)
+	}
+	return TaskID(p.JobID)
+}
+
+// TaskID is the asynq task id of a solo job's task.
 func TaskID(jobID int64) string { return "job:" + strconv.FormatInt(jobID, 10) }
 
-// JobIDFromTask returns the job id a solve task carries.
-func JobIDFromTask(t *asynq.Task) (int64, error) {
+// PayloadOf decodes and checks a solve task's payload.
+func PayloadOf(t *asynq.Task) (Payload, error) {
 	var p Payload
-	if err := json.Unmarshal(t.Payload(), &p); err != nil || p.JobID <= 0 {
-		return 0, fmt.Errorf("queue: bad solve payload %q: %w", t.Payload(), errors.Join(err, asynq.SkipRetry))
+	err := json.Unmarshal(t.Payload(), &p)
+	if err == nil && (p.JobID < 0 || p.BatchID < 0 || p.Bundle < 0 || (p.JobID == 0) == (p.BatchID == 0) ||
+		(p.JobID != 0 && p.Bundle != 0)) {
+		err = errors.New("want a job_id, or a batch_id and a bundle")
 	}
-	return p.JobID, nil
+	if err != nil {
+		return Payload{}, fmt.Errorf("queue: bad solve payload %q: %w", t.Payload(), errors.Join(err, asynq.SkipRetry))
+	}
+	return p, nil
 }
 
 // TaskTimeout is the asynq timeout of a task whose solve budget is maxMS
@@ -138,18 +180,34 @@ func (c *Client) Inspector() *asynq.Inspector { return c.inspector }
 // Enqueue hands a job to asynq. A job that already has a live task is left
 // as it is (alreadyLive reports it).
 func (c *Client) Enqueue(ctx context.Context, jobID int64, priority string, maxMS int64) (alreadyLive bool, err error) {
-	payload, _ := json.Marshal(Payload{JobID: jobID})
+	return c.EnqueueTask(ctx, Payload{JobID: jobID}, priority, maxMS)
+}
+
+// SlowAfter is how long a job of a bundle may run before the worker treats
+// it as slow: it is marked running and the rest of its bundle goes solo.
+const SlowAfter = 200 * time.Millisecond
+
+// EnqueueTask hands the task p to asynq; maxMS is the largest time budget
+// of the jobs it carries. A task that is already live is left as it is
+// (alreadyLive reports it).
+func (c *Client) EnqueueTask(ctx context.Context, p Payload, priority string, maxMS int64) (alreadyLive bool, err error) {
+	payload, _ := json.Marshal(p)
 	q := priority
 	if !ValidPriority(q) {
 		q = Bulk
 	}
+	timeout := TaskTimeout(maxMS)
+	if p.IsBundle() {
+		// Every job but the last runs for less than SlowAfter.
+		timeout += BundleSize * SlowAfter
+	}
 	_, err = c.client.EnqueueContext(ctx, asynq.NewTask(TypeSolve, payload),
-		asynq.Queue(q), asynq.TaskID(TaskID(jobID)), asynq.MaxRetry(maxRetry), asynq.Timeout(TaskTimeout(maxMS)))
+		asynq.Queue(q), asynq.TaskID(p.TaskID()), asynq.MaxRetry(maxRetry), asynq.Timeout(timeout))
 	if errors.Is(err, asynq.ErrTaskIDConflict) {
 		return true, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("queue: enqueue job %d: %w", jobID, err)
+		return false, fmt.Errorf("queue: enqueue %s: %w", p.TaskID(), err)
 	}
 	return false, nil
 }

@@ -145,9 +145,11 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, unique []Leve
 		hitHashes[i], srcs[i] = h.Hash, h.Src
 	}
 	_, err = tx.Exec(ctx, `
-		WITH hit AS (SELECT * FROM unnest($2::text[], $3::bigint[]) AS h (hash, src)),
-		u AS (
-			UPDATE jobs SET state = 'done', cached = true, finished_at = now(), dup_of = NULL
+		WITH hit AS (
+			SELECT h.*, r.verdict FROM unnest($2::text[], $3::bigint[]) AS h (hash, src)
+			JOIN results r ON r.job_id = h.src
+		), u AS (
+			UPDATE jobs SET state = 'done', cached = true, finished_at = now(), dup_of = NULL, verdict = hit.verdict
 			FROM hit WHERE jobs.batch_id = $1 AND jobs.level_hash = hit.hash
 			RETURNING jobs.id, hit.src
 		)
@@ -172,9 +174,8 @@ func (s *Store) GetBatch(ctx context.Context, id int64) (Batch, error) {
 		return Batch{}, fmt.Errorf("store: get batch: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT j.state::text, j.kind, coalesce(r.verdict, ''), j.cached, count(*), max(j.finished_at)
-		FROM jobs j LEFT JOIN results r ON r.job_id = j.id
-		WHERE j.batch_id = $1
+		SELECT state::text, kind, coalesce(verdict, ''), cached, count(*), max(finished_at)
+		FROM jobs WHERE batch_id = $1
 		GROUP BY 1, 2, 3, 4`, id)
 	if err != nil {
 		return Batch{}, fmt.Errorf("store: batch counts: %w", err)

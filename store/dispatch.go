@@ -13,6 +13,9 @@ type LiveJob struct {
 	ID       int64
 	Priority string
 	MaxMS    int64
+	BatchID  int64 // 0: not in a batch
+	Seq      int32 // position in the batch
+	Solo     bool  // travels in a task of its own even in a batch
 }
 
 // ClaimLiveJobs returns up to limit queued or running jobs that were never
@@ -30,7 +33,7 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit 
 			FOR UPDATE SKIP LOCKED
 		)
 		UPDATE jobs j SET enqueued_at = now() FROM c WHERE j.id = c.id
-		RETURNING j.id, j.priority, coalesce(j.max_ms, 0)`, staleBefore, limit)
+		RETURNING j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo`, staleBefore, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim live jobs: %w", err)
 	}

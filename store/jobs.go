@@ -75,19 +75,20 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 			return fmt.Errorf("insert level: %w", err)
 		}
 		var src *int64
-		err := tx.QueryRow(ctx, `SELECT job_id FROM results
+		var verdict *string
+		err := tx.QueryRow(ctx, `SELECT job_id, verdict FROM results
 			WHERE level_hash = $1 AND solver_version = $2 AND verdict IN ('solved', 'unsolvable')
-			ORDER BY job_id LIMIT 1`, p.Level.Hash, p.SolverVersion).Scan(&src)
+			ORDER BY job_id LIMIT 1`, p.Level.Hash, p.SolverVersion).Scan(&src, &verdict)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("find cached result: %w", err)
 		}
 		err = tx.QueryRow(ctx, `INSERT INTO jobs
-			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at)
+			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at, verdict)
 			VALUES ($1, $2, $3, $4, $5, $6, $7,
-				CASE WHEN $8 THEN 'done'::job_state ELSE 'queued' END, $8, CASE WHEN $8 THEN now() END)
+				CASE WHEN $8 THEN 'done'::job_state ELSE 'queued' END, $8, CASE WHEN $8 THEN now() END, $9)
 			RETURNING id`,
 			p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
-			nullJSON(p.Labels), p.MaxAttempts, src != nil).Scan(&id)
+			nullJSON(p.Labels), p.MaxAttempts, src != nil, verdict).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert job: %w", err)
 		}
@@ -186,25 +187,76 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJ
 	if err != nil {
 		return nil, fmt.Errorf("store: start jobs: %w", err)
 	}
-	defer rows.Close()
-	jobs := make(map[int64]RunnableJob, len(ids))
-	for rows.Next() {
+	jobs, err := collectRunnable(rows)
+	if err != nil {
+		return nil, fmt.Errorf("store: start jobs: %w", err)
+	}
+	byID := make(map[int64]RunnableJob, len(jobs))
+	for _, r := range jobs {
+		byID[r.ID] = r
+	}
+	return byID, nil
+}
+
+// FetchBundle returns, in seq order, the jobs that a bundle task of batch
+// batchID carries: live jobs with seq in [from, to) that are neither solo
+// nor waiting on a copy of their level (dup_of). It writes nothing: a
+// bundle's fast jobs go from queued to done in one FinishJobs, and only a
+// slow one is marked running (MarkRunning). Attempts counts the coming one.
+func (s *Store) FetchBundle(ctx context.Context, batchID int64, from, to int32) ([]RunnableJob, error) {
+	rows, err := s.pool.Query(ctx, `
+		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts + 1, j.max_attempts, c.blob, c.seq,
+			coalesce(j.error, '')
+		FROM jobs j JOIN levels l ON l.hash = j.level_hash
+		LEFT JOIN checkpoints c ON c.job_id = j.id
+		WHERE j.batch_id = $1 AND j.seq >= $2 AND j.seq < $3
+			AND j.state IN ('queued', 'running') AND j.dup_of IS NULL AND NOT j.solo
+		ORDER BY j.seq`, batchID, from, to)
+	if err != nil {
+		return nil, fmt.Errorf("store: fetch bundle: %w", err)
+	}
+	jobs, err := collectRunnable(rows)
+	if err != nil {
+		return nil, fmt.Errorf("store: fetch bundle: %w", err)
+	}
+	return jobs, nil
+}
+
+func collectRunnable(rows pgx.Rows) ([]RunnableJob, error) {
+	return pgx.CollectRows(rows, func(row pgx.CollectableRow) (RunnableJob, error) {
 		var r RunnableJob
 		var maxNodes, maxMS *int64
 		var seq *int32
-		if err := rows.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq, &r.LastError); err != nil {
-			return nil, fmt.Errorf("store: start jobs: %w", err)
-		}
+		err := row.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq, &r.LastError)
 		r.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
 		if seq != nil {
 			r.CheckSeq = *seq
 		}
-		jobs[r.ID] = r
+		return r, err
+	})
+}
+
+// MarkRunning marks a queued job running and counts its attempt: a bundle
+// does so for a job once it turns out slow, so that the job shows as
+// running and a crash during its search counts against it.
+func (s *Store) MarkRunning(ctx context.Context, id int64) error {
+	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
+		started_at = coalesce(started_at, now()) WHERE id = $1 AND state = 'queued'`, id)
+	if err != nil {
+		return fmt.Errorf("store: mark job %d running: %w", id, err)
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: start jobs: %w", err)
+	return nil
+}
+
+// MakeSolo takes live jobs out of their bundle: from now on each travels
+// in a task of its own, which the dispatcher enqueues at its next round.
+func (s *Store) MakeSolo(ctx context.Context, ids []int64) error {
+	_, err := s.pool.Exec(ctx, `UPDATE jobs SET solo = true, enqueued_at = NULL
+		WHERE id = ANY ($1) AND state IN ('queued', 'running')`, ids)
+	if err != nil {
+		return fmt.Errorf("store: make jobs solo: %w", err)
 	}
-	return jobs, nil
+	return nil
 }
 
 // Finish is the outcome of one solve, for FinishJobs.
@@ -214,11 +266,13 @@ type Finish struct {
 	Result        solver.Result
 }
 
-// FinishJob stores the result of a running job and marks it done, in one
+// FinishJob stores the result of a live job and marks it done, in one
 // statement. It reports false, writing nothing, when the job is no longer
-// running (finished by a duplicate task, or canceled): results are written
-// at most once. Later copies of the level in the same batch (dup_of) are
-// completed from a definitive result, or released to run on their own.
+// live (finished by a duplicate task, or canceled): results are written at
+// most once. A job still queued (a bundle's fast job) has its attempt
+// counted and its start time set here. Later copies of the level in the
+// same batch (dup_of) are completed from a definitive result, or released
+// to run on their own.
 func (s *Store) FinishJob(ctx context.Context, id int64, solverVersion string, res solver.Result) (bool, error) {
 	stored, err := s.FinishJobs(ctx, []Finish{{JobID: id, SolverVersion: solverVersion, Result: res}})
 	return stored[id], err
@@ -232,6 +286,7 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 	ids, versions, verdicts := make([]int64, n), make([]string, n), make([]string, n)
 	values, optimal, proofs := make([]*int64, n), make([]bool, n), make([]*string, n)
 	plans, details, stats := make([]*string, n), make([]*string, n), make([]string, n)
+	elapsed := make([]int64, n)
 	for i, f := range fs {
 		a, err := newResultArgs(f.Result)
 		if err != nil {
@@ -240,15 +295,18 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 		ids[i], versions[i], verdicts[i] = f.JobID, f.SolverVersion, a.verdict
 		values[i], optimal[i], proofs[i] = a.value, a.optimal, a.proof
 		plans[i], details[i], stats[i] = textOrNil(a.plan), textOrNil(a.details), string(a.stats)
+		elapsed[i] = f.Result.Stats.ElapsedMS
 	}
 	rows, err := s.pool.Query(ctx, `
 		WITH i AS (
 			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bool[], $6::text[],
-				$7::text[], $8::text[], $9::text[])
-				AS i (id, version, verdict, value, optimal, proof, plan, details, stats)
+				$7::text[], $8::text[], $9::text[], $10::bigint[])
+				AS i (id, version, verdict, value, optimal, proof, plan, details, stats, elapsed_ms)
 		), j AS (
-			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL
-			FROM i WHERE jobs.id = i.id AND jobs.state = 'running'
+			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL, verdict = i.verdict,
+				attempts = CASE WHEN jobs.state = 'queued' THEN jobs.attempts + 1 ELSE jobs.attempts END,
+				started_at = coalesce(jobs.started_at, now() - i.elapsed_ms * interval '1 millisecond')
+			FROM i WHERE jobs.id = i.id AND jobs.state IN ('queued', 'running')
 			RETURNING jobs.id, jobs.level_hash
 		), r AS (
 			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
@@ -260,7 +318,9 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 			UPDATE jobs SET dup_of = NULL,
 				state = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN 'done'::job_state ELSE jobs.state END,
 				cached = i.verdict IN ('solved', 'unsolvable'),
-				finished_at = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN now() END
+				verdict = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN i.verdict END,
+				finished_at = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN now() END,
+				solo = true -- released to run: its bundle may be gone
 			FROM i JOIN j ON j.id = i.id
 			WHERE jobs.dup_of = i.id AND jobs.state = 'queued'
 			RETURNING jobs.id, jobs.level_hash, i.id AS src
@@ -272,7 +332,7 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 			WHERE i.verdict IN ('solved', 'unsolvable')
 			ON CONFLICT (job_id) DO NOTHING
 		)
-		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats)
+		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed)
 	if err != nil {
 		return nil, fmt.Errorf("store: finish jobs: %w", err)
 	}

@@ -389,3 +389,58 @@ func TestNextAttemptSeesTheLastError(t *testing.T) {
 		t.Fatalf("after final failure: %+v", got)
 	}
 }
+
+func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	a, b, c := twoends("1"), twoends("2"), twoends("3")
+	id, err := st.CreateBatch(ctx, store.BatchParams{Levels: []store.Level{a, b, c, a}, Priority: "bulk", MaxAttempts: 3,
+		Versions: map[string]string{"twoends": "v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := st.FetchBundle(ctx, id, 0, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(jobs) != 3 || jobs[0].Attempts != 1 {
+		t.Fatalf("bundle = %+v; want the 3 distinct levels in order (the copy waits), attempt 1 next", jobs)
+	}
+	if _, err := st.CancelJob(ctx, jobs[1].ID); err != nil {
+		t.Fatal(err)
+	}
+	var fs []store.Finish
+	for _, j := range jobs {
+		res := solved(int64(j.ID))
+		res.Stats.ElapsedMS = 5
+		fs = append(fs, store.Finish{JobID: j.ID, SolverVersion: "v", Result: res})
+	}
+	stored, err := st.FinishJobs(ctx, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stored[jobs[0].ID] || stored[jobs[1].ID] || !stored[jobs[2].ID] {
+		t.Fatalf("stored = %v; the canceled job must get no result", stored)
+	}
+	j0, err := st.GetJob(ctx, jobs[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j0.State != store.StateDone || j0.Attempts != 1 || j0.StartedAt == nil || j0.StartedAt.After(*j0.FinishedAt) {
+		t.Fatalf("job finished straight from queued: %+v", j0)
+	}
+	batch, err := st.GetBatch(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The copy of a was completed from its first copy's result.
+	if batch.States["done"] != 3 || batch.States["canceled"] != 1 || batch.Verdicts["solved"] != 3 || batch.Cached != 1 {
+		t.Fatalf("batch = %+v", batch)
+	}
+	if err := st.MakeSolo(ctx, []int64{jobs[0].ID, jobs[1].ID}); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := st.FetchBundle(ctx, id, 0, 64); err != nil || len(again) != 0 {
+		t.Fatalf("bundle after finishing = %+v (%v); want empty", again, err)
+	}
+}

@@ -125,10 +125,18 @@ var errHandedBack = errors.New("worker: shutting down, job handed back")
 
 // HandleSolve is the asynq handler of queue.TypeSolve.
 func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
-	id, err := queue.JobIDFromTask(t)
+	p, err := queue.PayloadOf(t)
 	if err != nil {
 		return err
 	}
+	if p.IsBundle() {
+		return w.handleBundle(ctx, p)
+	}
+	return w.handleJob(ctx, p.JobID)
+}
+
+// handleJob runs a task that carries one job.
+func (w *Worker) handleJob(ctx context.Context, id int64) error {
 	log := w.cfg.Logger.With(slog.Int64("job_id", id))
 	start, err := w.starts.do(ctx, id)
 	if err != nil {
@@ -264,8 +272,9 @@ func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id i
 			cancel(errHandedBack)
 			return
 		case <-tick.C:
+			// A bundle's job stays queued until it turns out slow.
 			state, err := w.cfg.Store.JobState(ctx, id)
-			if err == nil && state != store.StateRunning {
+			if err == nil && state != store.StateRunning && state != store.StateQueued {
 				cancel(errCanceled)
 				return
 			}

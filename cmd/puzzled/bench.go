@@ -6,11 +6,14 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -76,11 +79,13 @@ func runBench(ctx context.Context, args []string) error {
 	}
 	fmt.Printf("puzzled bench: %d CPUs, worker concurrency %d\n", runtime.NumCPU(), cfg.concurrency)
 
+	cpu0 := treeCPU()
 	a, err := benchNoop(ctx, opt, cfg.concurrency, *noop)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("(a) asynq no-op tasks:           %8.0f tasks/s (%d tasks)\n", a, *noop)
+	printCPU(cpu0, treeCPU(), *noop)
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -102,18 +107,22 @@ func runBench(ctx context.Context, args []string) error {
 			return err
 		}
 	}
+	cpu0 = treeCPU()
 	b, err := benchEndToEnd(ctx, cfg, st, qc, c, logger, *jobs)
 	pprof.StopCPUProfile()
 	if err != nil {
 		return err
 	}
 	fmt.Printf("(b) end-to-end twoends jobs:     %8.0f jobs/s (%d jobs) = %.0f%% of (a)\n", b, *jobs, 100*b/a)
+	printCPU(cpu0, treeCPU(), *jobs)
 
+	cpu0 = treeCPU()
 	took, err := benchSubmit(ctx, c, *big)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("(c) POST /v1/batches, %d levels: %.2f s\n", *big, took.Seconds())
+	printCPU(cpu0, treeCPU(), *big)
 	return nil
 }
 
@@ -231,4 +240,24 @@ func benchSubmit(ctx context.Context, c *client.Client, n int) (time.Duration, e
 	}
 	_, err = c.CancelBatch(ctx, id)
 	return took, err
+}
+
+// printCPU prints the CPU time per task that each process of the bench's
+// tree used between two treeCPU readings.
+func printCPU(before, after map[string]time.Duration, tasks int) {
+	if len(after) == 0 {
+		return
+	}
+	names := slices.Sorted(maps.Keys(after))
+	var total time.Duration
+	line := ""
+	for _, name := range names {
+		d := after[name] - before[name]
+		if d <= 0 {
+			continue
+		}
+		total += d
+		line += fmt.Sprintf(", %s %.0f", name, float64(d.Microseconds())/float64(tasks))
+	}
+	fmt.Printf("    CPU per task: %.0f µs (%s)\n", float64(total.Microseconds())/float64(tasks), strings.TrimPrefix(line, ", "))
 }

@@ -1,0 +1,343 @@
+package worker_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/worker"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+
+// sleepKind is a fake solver, so that the tests choose how long each job
+// of a bundle takes: a level {"kind":"sleep","ms":N,"n":I} sleeps N ms
+// (honouring ctx) and is solved with value N. A level with "panic" panics
+// the first time it is solved.
+type sleepKind struct{ panicked atomic.Bool }
+
+type sleepLevel struct {
+	MS    int64 `json:"ms"`
+	N     int   `json:"n"`
+	Panic bool  `json:"panic,omitempty"`
+	body  []byte
+}
+
+func (l *sleepLevel) Kind() string      { return "sleep" }
+func (l *sleepLevel) Canonical() []byte { return l.body }
+
+func (k *sleepKind) Name() string    { return "sleep" }
+func (k *sleepKind) Version() string { return "1" }
+func (k *sleepKind) Parse(data []byte) (solver.Level, error) {
+	l := &sleepLevel{body: data}
+	return l, json.Unmarshal(data, l)
+}
+
+func (k *sleepKind) Solve(ctx context.Context, lvl solver.Level, _ solver.Options) (solver.Result, error) {
+	l := lvl.(*sleepLevel)
+	if l.Panic && k.panicked.CompareAndSwap(false, true) {
+		panic("sleep: asked to panic")
+	}
+	select {
+	case <-time.After(time.Duration(l.MS) * time.Millisecond):
+	case <-ctx.Done():
+		return solver.Result{Verdict: solver.Unknown}, fmt.Errorf("sleep: %w", ctx.Err())
+	}
+	return solver.Result{Verdict: solver.Solved, Value: solver.Int64(l.MS), Optimal: true, Stats: solver.Stats{ElapsedMS: l.MS}}, nil
+}
+
+func (k *sleepKind) Verify(lvl solver.Level, res solver.Result) error {
+	if l := lvl.(*sleepLevel); res.Value == nil || *res.Value != l.MS {
+		return fmt.Errorf("sleep: value %v, want %d", res.Value, l.MS)
+	}
+	return nil
+}
+
+// env is a migrated database and a Redis DB of the test's own.
+type env struct {
+	st    *store.Store
+	url   string
+	redis asynq.RedisConnOpt
+	qc    *queue.Client
+	kind  *sleepKind
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	url := testenv.PostgresURL(t)
+	if err := store.Migrate(t.Context(), url, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(t.Context(), url, store.OpenOpts{AsyncCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	addr, db := testenv.RedisAddr(t)
+	opt, err := queue.RedisOpt(addr, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	qc := queue.NewClient(opt)
+	t.Cleanup(func() { qc.Close() })
+	return &env{st: st, url: url, redis: opt, qc: qc, kind: &sleepKind{}}
+}
+
+// startWorker runs a worker process's loop (asynq server, handler,
+// dispatcher) until the returned stop is called; stop shuts it down
+// gracefully and waits.
+func (e *env) startWorker(t *testing.T, concurrency int) (stop func()) {
+	t.Helper()
+	w := worker.New(worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond})
+	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: concurrency, Dispatcher: d})
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// batch submits one sleep level per entry of ms (panicAt: the seq of a
+// level that panics once, or -1).
+func (e *env) batch(t *testing.T, ms []int64, panicAt int) int64 {
+	t.Helper()
+	levels := make([]store.Level, len(ms))
+	for i, d := range ms {
+		body, _ := json.Marshal(sleepLevel{MS: d, N: i, Panic: i == panicAt})
+		body = append([]byte(`{"kind":"sleep",`), body[1:]...)
+		sum := sha256.Sum256(body)
+		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep", Body: body}
+	}
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: queue.Bulk, MaxAttempts: 3,
+		Versions: map[string]string{"sleep": "1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// jobRow is what the tests check of each job of a batch.
+type jobRow struct {
+	Seq      int32
+	State    string
+	Attempts int32
+	Solo     bool
+	Verdict  *string
+	Started  bool // started_at set, and not after finished_at
+	Results  int
+}
+
+func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	rows, err := conn.Query(t.Context(), `
+		SELECT seq, state::text, attempts, solo, verdict,
+			started_at IS NOT NULL AND (finished_at IS NULL OR started_at <= finished_at),
+			(SELECT count(*) FROM results r WHERE r.job_id = j.id)
+		FROM jobs j WHERE batch_id = $1 ORDER BY seq`, batchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[jobRow])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// waitBatch waits until every job of the batch is final.
+func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jobRow {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		b, err := e.st.GetBatch(t.Context(), batchID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b.Done == 1 {
+			return e.jobs(t, batchID)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("batch %d not done after %v: %v", batchID, timeout, b.States)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func checkAllDoneOnce(t *testing.T, rows []jobRow, attempts int32) {
+	t.Helper()
+	for _, r := range rows {
+		if r.State != store.StateDone || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
+			!r.Started || r.Attempts != attempts {
+			t.Errorf("job seq %d: %+v; want done, solved, one result, started, %d attempt(s)", r.Seq, r, attempts)
+		}
+	}
+}
+
+func TestBundleCarriesManyFastJobsInOneTask(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const n = 2*queue.BundleSize + 5
+	id := e.batch(t, make([]int64, n), -1)
+	e.startWorker(t, 2)
+	rows := e.waitBatch(t, id, 30*time.Second)
+	if len(rows) != n {
+		t.Fatalf("%d jobs, want %d", len(rows), n)
+	}
+	checkAllDoneOnce(t, rows, 1)
+	for _, r := range rows {
+		if r.Solo {
+			t.Errorf("fast job seq %d went solo", r.Seq)
+		}
+	}
+	info, err := e.qc.Inspector().GetQueueInfo(queue.Bulk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (n + queue.BundleSize - 1) / queue.BundleSize; info.ProcessedTotal != want {
+		t.Errorf("asynq processed %d tasks for %d jobs, want %d bundles", info.ProcessedTotal, n, want)
+	}
+}
+
+func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ms := make([]int64, 12)
+	const slow = 3
+	ms[slow] = 3000
+	id := e.batch(t, ms, -1)
+	e.startWorker(t, 2)
+
+	// While the slow job searches it shows running, and the jobs after it
+	// are done by the other slot as solo tasks.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		rows := e.jobs(t, id)
+		restDone := true
+		for _, r := range rows[slow+1:] {
+			restDone = restDone && r.State == store.StateDone
+		}
+		if restDone {
+			if rows[slow].State != store.StateRunning || rows[slow].Attempts != 1 {
+				t.Fatalf("rest of the bundle done while the slow job is %+v; want running, attempt 1", rows[slow])
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("rest of the bundle not done while the slow job runs: %+v", rows)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	rows := e.waitBatch(t, id, 30*time.Second)
+	checkAllDoneOnce(t, rows, 1)
+	for _, r := range rows {
+		if want := r.Seq > slow; r.Solo != want {
+			t.Errorf("job seq %d: solo = %v, want %v", r.Seq, r.Solo, want)
+		}
+	}
+}
+
+func TestBundleOfMiddlingJobsSpreadsOverTheSlots(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ms := make([]int64, 16)
+	for i := range ms {
+		ms[i] = 100
+	}
+	id := e.batch(t, ms, -1)
+	e.startWorker(t, 4)
+	rows := e.waitBatch(t, id, 30*time.Second)
+	checkAllDoneOnce(t, rows, 1)
+	solo := 0
+	for _, r := range rows {
+		if r.Solo {
+			solo++
+		}
+	}
+	// The bundle runs until it has taken queue.SlowAfter (200 ms: two or
+	// three jobs), then sends the rest solo.
+	if rows[0].Solo || solo < len(rows)/2 {
+		t.Errorf("%d of %d jobs went solo (first: %v); want the first in the bundle and most solo", solo, len(rows), rows[0].Solo)
+	}
+}
+
+func TestRetriedBundleRunsItsJobsSolo(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const n, panicAt = 20, 7
+	id := e.batch(t, make([]int64, n), panicAt)
+	e.startWorker(t, 2)
+	rows := e.waitBatch(t, id, 30*time.Second) // asynq retries after 1 s
+	if !e.kind.panicked.Load() {
+		t.Fatal("the level never panicked")
+	}
+	// The panic lost the bundle's unstored results and counted no
+	// attempt; the retry sent every job solo, where each took one attempt.
+	checkAllDoneOnce(t, rows, 1)
+	for _, r := range rows {
+		if !r.Solo {
+			t.Errorf("job seq %d of the retried bundle is not solo", r.Seq)
+		}
+	}
+}
+
+func TestShutdownHandsTheBundleBack(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	ms := []int64{0, 1500, 0, 0, 0}
+	id := e.batch(t, ms, -1)
+	stop := e.startWorker(t, 1)
+	deadline := time.Now().Add(20 * time.Second)
+	for e.jobs(t, id)[1].State != store.StateRunning {
+		if time.Now().After(deadline) {
+			t.Fatal("slow job never ran")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	rows := e.jobs(t, id)
+	if rows[0].State != store.StateDone {
+		t.Errorf("job done before the shutdown not stored: %+v", rows[0])
+	}
+	if r := rows[1]; r.State != store.StateQueued || r.Attempts != 0 || !r.Solo {
+		t.Errorf("interrupted job %+v; want queued, solo, the attempt not counted", r)
+	}
+	for _, r := range rows[2:] {
+		if r.State != store.StateQueued || !r.Solo {
+			t.Errorf("job not reached %+v; want queued, solo", r)
+		}
+	}
+
+	e.startWorker(t, 2)
+	checkAllDoneOnce(t, e.waitBatch(t, id, 30*time.Second), 1)
+}
