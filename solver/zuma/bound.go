@@ -95,8 +95,9 @@ func (bd *bounder) bound(b []byte, avail *[26]int8) int {
 	return bd.weighted(b, avail, &unitWeights)
 }
 
-// weighted is bound with an inserted ball of color c priced w[c]
-// (1 ≤ w[c] ≤ 64, so sums stay below inf's range in int16).
+// weighted is bound with an inserted ball of color c priced w[c], for
+// 1 ≤ w[c] ≤ 64 (so every sum below fits an int16). Entries are capped at
+// inf: a cap never raises a value, so capped bounds stay admissible.
 func (bd *bounder) weighted(b []byte, avail *[26]int8, w *[26]int16) int {
 	n := len(b)
 	if n == 0 {
