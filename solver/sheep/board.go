@@ -53,12 +53,16 @@ func zobrist(n int) []uint64 {
 	x := uint64(0x5EED5EEDCAFEF00D)
 	for i := range z {
 		x += 0x9E3779B97F4A7C15
-		v := x
-		v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9
-		v = (v ^ (v >> 27)) * 0x94D049BB133111EB
-		z[i] = v ^ (v >> 31)
+		z[i] = mix64(x)
 	}
 	return z
+}
+
+// mix64 is the splitmix64 finalizer: a fixed bijection that scrambles bits.
+func mix64(v uint64) uint64 {
+	v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9
+	v = (v ^ (v >> 27)) * 0x94D049BB133111EB
+	return v ^ (v >> 31)
 }
 
 // legal reports whether clicking clickable tile i does not lose at once.

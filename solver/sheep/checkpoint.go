@@ -8,24 +8,40 @@ import (
 	mathbits "math/bits"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 1:
+// Checkpoint payload (inside the solver.Meter envelope), version 2:
 //
-//	"SH" 0x01 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x02 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
 //	| uvarint dead states | each as the removed-set bitset (8-byte words)
 //	| FNV-64a checksum of everything before (8 bytes)
 //
-// Move lists are a pure function of the state, so the path is rebuilt by
-// regenerating each frame and clicking move next-1 of every frame but the
-// top one. Only the most recent dead states (at most savedDeadBytes) are
-// kept; the rest of the transposition table is rebuilt by the search. Any
-// subset of dead states gives the same answer, only more or less re-search.
-// The checksum guards against a damaged blob injecting false dead states.
-const payloadMagic = "SH\x01"
+// Move lists are a pure function of the state and the pass, so the path is
+// rebuilt by regenerating each frame and clicking move next-1 of every
+// frame but the top one. A limited pass (search.go) saves its whole
+// transposition table: where it stops depends on its node count, which
+// depends on the table, so a resumed pass needs the same table to stop at
+// the same place. The unlimited last pass keeps only the most recent dead
+// states (at most savedDeadBytes); the search rebuilds the rest. There any
+// subset of dead states gives the same answer (a dead state holds no win,
+// so pruning it never changes which line is found first), only more or
+// less re-search. The checksum guards against a damaged blob injecting
+// false dead states.
+const payloadMagic = "SH\x02"
 
-// savedDeadBytes bounds the dead states written into one checkpoint.
+// savedDeadBytes bounds the dead states of the unlimited pass written into
+// one checkpoint.
 const savedDeadBytes = 512 << 10
+
+// maxSavedDead is how many dead states a checkpoint of the current pass
+// may hold: a limited pass records at most one per node.
+func (s *search) maxSavedDead() int {
+	if l := s.sched.limit(s.pass); l > 0 {
+		return int(l)
+	}
+	return savedDeadBytes / (8 * s.dead.w)
+}
 
 var errPayload = errors.New("sheep: bad checkpoint payload")
 
@@ -39,6 +55,8 @@ func (s *search) encode() []byte {
 	buf := make([]byte, 0, 16+3*len(s.frames)+2*len(s.best))
 	buf = append(buf, payloadMagic...)
 	buf = binary.LittleEndian.AppendUint64(buf, s.fp)
+	buf = binary.AppendUvarint(buf, uint64(s.pass))
+	buf = binary.AppendUvarint(buf, uint64(s.passNodes))
 	buf = binary.AppendUvarint(buf, uint64(len(s.frames)))
 	for _, f := range s.frames {
 		buf = binary.AppendUvarint(buf, uint64(f.next-f.start))
@@ -48,7 +66,7 @@ func (s *search) encode() []byte {
 		buf = binary.AppendUvarint(buf, uint64(t))
 	}
 	d := s.dead
-	k := min(d.len(), savedDeadBytes/(8*d.w))
+	k := min(d.len(), s.maxSavedDead())
 	buf = binary.AppendUvarint(buf, uint64(k))
 	for _, word := range d.keys[(d.len()-k)*d.w:] {
 		buf = binary.LittleEndian.AppendUint64(buf, word)
@@ -78,6 +96,12 @@ func (s *search) resume(p []byte) error {
 		return fmt.Errorf("%w: written for another level", errPayload)
 	}
 	r.b = r.b[8:]
+	s.pass = r.next(s.sched.restarts + 2)
+	nodesLimit := 1 << 62
+	if l := s.sched.limit(s.pass); l > 0 {
+		nodesLimit = int(l) + 1
+	}
+	s.passNodes = int64(r.next(nodesLimit))
 	n := len(s.b.l.tiles)
 	depth := r.next(n + 1)
 	s.pushFrame()
@@ -130,7 +154,7 @@ func (s *search) resumeBest(r *payloadReader, n int) error {
 
 func (s *search) resumeDead(r *payloadReader) error {
 	d := s.dead
-	k := r.next(savedDeadBytes/(8*d.w) + 1)
+	k := r.next(s.maxSavedDead() + 1)
 	if r.err != nil || len(r.b) < 8*k*d.w {
 		return fmt.Errorf("%w: dead states truncated", errPayload)
 	}

@@ -13,29 +13,37 @@ import (
 // TestCheckpointResume interrupts searches at random node counts (a small
 // MaxNodes budget), resumes from the blob each time until a verdict, and
 // compares with an uninterrupted run: same verdict, plan and details;
-// node counts continue and Resumed is set.
+// node counts continue and Resumed is set. The tiny pass schedule makes
+// most interruptions fall in limited passes and restarts, whose resume
+// must be exact.
 func TestCheckpointResume(t *testing.T) {
 	t.Parallel()
+	sched := tinySchedule
 	rng := rand.New(rand.NewPCG(11, 3))
 	var levels []*Level
 	for len(levels) < 40 {
 		levels = append(levels, mustParse(t, smallLevel(rng)))
 	}
-	for k := 1; k <= 12; k++ { // realistic levels that take a few thousand nodes or more
+	for k := 1; k <= 12; k++ { // realistic levels that take a few hundred nodes or more
 		g, err := Generate(rand.New(rand.NewPCG(uint64(k), 99)), GenerateOpts{Solvable: k%2 == 0})
 		if err != nil {
 			t.Fatal(err)
 		}
 		levels = append(levels, g.Level)
 	}
-	resumes := 0
+	// A run that ends within the limited passes must resume exactly: same
+	// node count, except one per resume (the Tick that ran out of budget
+	// counts a node whose click is done after the resume).
+	limited := sched.first + int64(sched.restarts)*sched.restart
+	resumes, exact := 0, 0
 	for k, l := range levels {
-		full := solveVerified(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 20_000}})
+		full := solveVerifiedWith(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 20_000}}, sched)
 		if full.Verdict == solver.Unknown {
-			continue // resumed runs rebuild the table, so only verdicts compare
+			continue // the last pass rebuilds its table on resume, so node counts differ
 		}
 		var blob []byte
 		var last solver.Result
+		levelResumes := int64(0)
 		for round := 0; ; round++ {
 			if round == 1000 {
 				t.Fatalf("level %d: no verdict after %d resumes", k, round)
@@ -50,9 +58,10 @@ func TestCheckpointResume(t *testing.T) {
 			if blob != nil {
 				opts.Budget.MaxNodes += last.Stats.Nodes
 			}
-			res := solveVerified(t, l, opts)
+			res := solveVerifiedWith(t, l, opts, sched)
 			if blob != nil {
 				resumes++
+				levelResumes++
 				if !res.Stats.Resumed || res.Stats.Nodes < last.Stats.Nodes {
 					t.Fatalf("level %d round %d: resumed %t, nodes %d after %d", k, round, res.Stats.Resumed, res.Stats.Nodes, last.Stats.Nodes)
 				}
@@ -70,21 +79,25 @@ func TestCheckpointResume(t *testing.T) {
 			last.Details["cleared"] != full.Details["cleared"] {
 			t.Fatalf("level %d: resumed %s %s %v, uninterrupted %s %s %v", k, last.Verdict, last.Plan, last.Details, full.Verdict, full.Plan, full.Details)
 		}
+		if full.Stats.Nodes <= limited && levelResumes > 0 {
+			exact++
+			if last.Stats.Nodes != full.Stats.Nodes+levelResumes {
+				t.Fatalf("level %d: %d nodes over %d resumes, uninterrupted %d", k, last.Stats.Nodes, levelResumes, full.Stats.Nodes)
+			}
+		}
 	}
-	t.Logf("%d levels, %d resumes", len(levels), resumes)
-	if resumes < 50 {
-		t.Fatalf("only %d resumes exercised", resumes)
+	t.Logf("%d levels, %d resumes, %d levels resumed within limited passes", len(levels), resumes, exact)
+	if resumes < 50 || exact < 10 {
+		t.Fatalf("only %d resumes exercised, %d within limited passes", resumes, exact)
 	}
 }
 
 // TestCancelCheckpoint cancels ctx from the Checkpoint hook and resumes.
+// The run stays in limited passes, so the resumed run equals the
+// uninterrupted one exactly, best line included.
 func TestCancelCheckpoint(t *testing.T) {
 	t.Parallel()
-	g, err := Generate(rand.New(rand.NewPCG(1, 99)), GenerateOpts{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	l := g.Level
+	l := hardLevel(t)
 	full := solveVerified(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 50_000}})
 	ctx, cancel := context.WithCancel(context.Background())
 	var blob []byte
@@ -104,9 +117,10 @@ func TestCancelCheckpoint(t *testing.T) {
 	if err := Verify(l, res); err != nil {
 		t.Fatal(err)
 	}
-	again := solveVerified(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 50_000 + 2048}, Resume: blob})
-	if !again.Stats.Resumed || again.Verdict != full.Verdict || !bytes.Equal(again.Plan, full.Plan) {
-		t.Fatalf("resumed %s %s, want %s %s", again.Verdict, again.Plan, full.Verdict, full.Plan)
+	again := solveVerified(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 50_000}, Resume: blob})
+	if !again.Stats.Resumed || again.Verdict != full.Verdict || !bytes.Equal(again.Plan, full.Plan) ||
+		again.Stats.Nodes != full.Stats.Nodes {
+		t.Fatalf("resumed %s %s (%d nodes), want %s %s (%d nodes)", again.Verdict, again.Plan, again.Stats.Nodes, full.Verdict, full.Plan, full.Stats.Nodes)
 	}
 }
 
@@ -114,10 +128,10 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	t.Parallel()
 	l := mustParse(t, smallLevel(rand.New(rand.NewPCG(1, 1))))
 	other := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"x":0,"y":0,"layer":0}]}`))
-	s := newSearch(other, nil)
+	s := newSearch(other, nil, scheduleFor(other))
 	s.pushFrame()
 	foreign := s.encode()
-	s = newSearch(l, nil)
+	s = newSearch(l, nil, scheduleFor(l))
 	s.pushFrame()
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
@@ -127,12 +141,70 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 		copy(b, "PZC1")
 		return b
 	}
-	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x01xxxxxxxxxxxxxxxx\xff"))} {
+	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff"))} {
 		if _, err := Solve(context.Background(), l, solver.Options{Resume: b}); err == nil {
 			t.Fatalf("resume from %q accepted", b)
 		}
 	}
 	if _, err := Solve(context.Background(), l, solver.Options{Resume: envelope(own)}); err != nil {
 		t.Fatalf("own blob rejected: %v", err)
+	}
+}
+
+// TestResumeLimitedPassesExact interrupts a hard level many times within
+// its limited passes and checks that the chain of resumed runs ends in
+// exactly the state of an uninterrupted run: the same checkpoint payload
+// (pass, DFS path, best line, table) and node count, except one node per
+// resume (the Tick that ran out of budget counts a node whose click is
+// done after the resume). Where a limited pass stops depends on its
+// transposition table, so this holds only if checkpoints carry the whole
+// table of the pass.
+func TestResumeLimitedPassesExact(t *testing.T) {
+	t.Parallel()
+	l := hardLevel(t)
+	sched := schedule{first: 3000, restart: 9000, restarts: 30}
+	const target = 30_000 // in pass 4, within the limited passes
+	var fullBlob []byte
+	full := solveVerifiedWith(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: target},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { fullBlob = append(fullBlob[:0], b...) },
+	}, sched)
+	if full.Verdict != solver.Unknown || fullBlob == nil {
+		t.Fatalf("hard level %s within %d nodes", full.Verdict, target)
+	}
+	rng := rand.New(rand.NewPCG(4, 4))
+	var blob []byte
+	var last solver.Result
+	resumes := int64(0)
+	for final := false; !final; {
+		budget := last.Stats.Nodes + 200 + rng.Int64N(2000)
+		if blob != nil {
+			resumes++
+		}
+		if budget >= target+resumes {
+			budget, final = target+resumes, true
+		}
+		var got []byte
+		res := solveVerifiedWith(t, l, solver.Options{
+			Budget:          solver.Budget{MaxNodes: budget},
+			CheckpointEvery: time.Hour, // only the final checkpoint at the stop
+			Checkpoint:      func(b []byte) { got = append(got[:0], b...) },
+			Resume:          blob,
+		}, sched)
+		if res.Verdict != solver.Unknown || got == nil {
+			t.Fatalf("round %d: %s, checkpoint %t", resumes, res.Verdict, got != nil)
+		}
+		blob, last = got, res
+	}
+	if !bytes.Equal(last.Plan, full.Plan) || last.Stats.Nodes != full.Stats.Nodes+resumes {
+		t.Fatalf("after %d resumes: %d nodes, best %s; uninterrupted %d nodes, best %s",
+			resumes, last.Stats.Nodes, last.Plan, full.Stats.Nodes, full.Plan)
+	}
+	if !bytes.Equal(blob[20:], fullBlob[20:]) { // past the envelope (nodes, time)
+		t.Fatalf("after %d resumes the search state differs from the uninterrupted one", resumes)
+	}
+	if resumes < 10 {
+		t.Fatalf("only %d resumes", resumes)
 	}
 }

@@ -1,6 +1,7 @@
 package sheep
 
 import (
+	"math/bits"
 	"sort"
 
 	"github.com/puzzled/puzzled/solver"
@@ -45,6 +46,7 @@ func build(slots, size int, geometry bool, raw []rawTile) (*Level, error) {
 		}
 	}
 	l.dom = dominators(l.below, l.typ)
+	l.beneath = beneathCounts(l.below, l.above)
 	l.canonical = encodeCanonical(l)
 	return l, nil
 }
@@ -240,4 +242,42 @@ func dominators(below [][]int32, typ []uint8) [][]int32 {
 		}
 	}
 	return dom
+}
+
+// beneathCounts returns, for each tile, how many tiles lie transitively
+// below it (tiles that cannot be reached before it is clicked). It walks
+// the tiles bottom-up (reverse Kahn order) and unions bitsets, O(n²/64).
+func beneathCounts(below [][]int32, above []int32) []int32 {
+	n := len(below)
+	w := (n + 63) / 64
+	indeg := append([]int32(nil), above...)
+	order := make([]int32, 0, n)
+	for i, d := range indeg {
+		if d == 0 {
+			order = append(order, int32(i))
+		}
+	}
+	for k := 0; k < len(order); k++ {
+		for _, b := range below[order[k]] {
+			if indeg[b]--; indeg[b] == 0 {
+				order = append(order, b)
+			}
+		}
+	}
+	sets := make([]uint64, n*w)
+	counts := make([]int32, n)
+	for k := len(order) - 1; k >= 0; k-- {
+		i := int(order[k])
+		s := sets[i*w : (i+1)*w]
+		for _, b := range below[i] {
+			s[b/64] |= 1 << (uint(b) % 64)
+			for j, v := range sets[int(b)*w : (int(b)+1)*w] {
+				s[j] |= v
+			}
+		}
+		for _, v := range s {
+			counts[i] += int32(bits.OnesCount64(v))
+		}
+	}
+	return counts
 }

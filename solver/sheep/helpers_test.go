@@ -80,6 +80,21 @@ func coversLevel(rng *rand.Rand, kinds []int, slots int) []byte {
 	return mustJSON(map[string]any{"kind": "sheep", "slots": slots, "tiles": tiles})
 }
 
+// tinySchedule makes even small levels go through many passes: limited
+// plain, restarts with shuffled orders, then the unlimited last pass.
+var tinySchedule = schedule{first: 40, restart: 15, restarts: 25}
+
+// hardLevel is a realistic level with a tray of 4: far too hard to win or
+// refute within a small budget, so solves of it end unknown.
+func hardLevel(t testing.TB) *Level {
+	t.Helper()
+	g, err := Generate(rand.New(rand.NewPCG(1, 99)), GenerateOpts{Slots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Level
+}
+
 func mustJSON(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -100,7 +115,13 @@ func mustParse(t testing.TB, data []byte) *Level {
 // solveVerified solves and checks the result with Verify.
 func solveVerified(t testing.TB, l *Level, opts solver.Options) solver.Result {
 	t.Helper()
-	res, err := Solve(context.Background(), l, opts)
+	return solveVerifiedWith(t, l, opts, scheduleFor(l))
+}
+
+// solveVerifiedWith is solveVerified with a given pass schedule.
+func solveVerifiedWith(t testing.TB, l *Level, opts solver.Options, sched schedule) solver.Result {
+	t.Helper()
+	res, err := solveWith(context.Background(), l, opts, sched)
 	if err != nil {
 		t.Fatalf("solve %s: %v", l.Canonical(), err)
 	}

@@ -31,6 +31,9 @@ type Level struct {
 	below [][]int32        // tiles each tile covers, ascending
 	above []int32          // number of tiles covering each tile
 	dom   [][]int32        // same-type tiles that dominate each tile (see graph.go)
+	// beneath counts the tiles transitively below each tile: the move
+	// ordering digs into the deepest stacks first.
+	beneath []int32
 
 	canonical []byte
 }

@@ -13,14 +13,15 @@ type move struct {
 // dominating tile of its type is clickable (graph.go proves this sound),
 // and clicks after which the tray is one short of full with no triple
 // completable next (the next click would lose, so that state is dead).
-// The order is a pure function of the state, which checkpoints rely on.
-func (b *board) genMoves(buf []int32, scratch []move) ([]int32, []move) {
+// The order is a pure function of the state and seed (see score), which
+// checkpoints rely on.
+func (b *board) genMoves(buf []int32, scratch []move, seed int) ([]int32, []move) {
 	scratch = scratch[:0]
 	for _, i := range b.clk {
 		if !b.legal(i) || b.dominated(i) {
 			continue
 		}
-		s, ok := b.score(i)
+		s, ok := b.score(i, seed)
 		if ok {
 			scratch = append(scratch, move{tile: i, score: s})
 		}
@@ -37,21 +38,29 @@ func (b *board) genMoves(buf []int32, scratch []move) ([]int32, []move) {
 	return buf, scratch
 }
 
-// score rates clicking i: completing a triple first, then pairs that can
-// be completed next, then tiles that uncover the most and cover the most.
+// orderNoise is the spread of the random bonus that reorders the moves of
+// restarts, in units of Level.beneath.
+const orderNoise = 30
+
+// score rates clicking i. A click that completes a triple comes first (it
+// frees two slots and costs nothing). Then the tile with the most tiles
+// transitively beneath it: the game is lost in tall stacks whose order is
+// forced, so they are dug out while free tiles are kept to pair with what
+// they uncover; on 200 random realistic levels this alone took the share
+// won by one DFS within 2M nodes from 78% to 98%. A seed s > 0 (a
+// restart) adds a random bonus in [0, orderNoise) drawn from a hash of (s,
+// tile, state), so restarts explore different lines while the order stays
+// a function of the state.
+// Ties go to the pair and triple look-ahead class, then to the tile index.
 // ok is false when the click leads to a dead state (see genMoves).
-func (b *board) score(i int32) (int64, bool) {
+func (b *board) score(i int32, seed int) (int64, bool) {
 	l := b.l
 	t := l.typ[i]
 	c := b.tray[t]
-	unc := int64(0)
 	sameNext := int64(b.clkTyp[t] - 1)
 	for _, d := range l.below[i] {
-		if b.cov[d] == 1 {
-			unc++
-			if l.typ[d] == t {
-				sameNext++
-			}
+		if b.cov[d] == 1 && l.typ[d] == t {
+			sameNext++
 		}
 	}
 	var class int64
@@ -70,7 +79,15 @@ func (b *board) score(i int32) (int64, bool) {
 	if c != 2 && b.traySize+2 == l.slots && !b.canCompleteAfter(i, sameNext) {
 		return 0, false
 	}
-	return class<<32 | unc<<16 | int64(len(l.below[i])), true
+	dig := int64(l.beneath[i])
+	if seed > 0 {
+		dig += int64(mix64(uint64(seed)*0x9E3779B97F4A7C15^uint64(i)*0xD1B54A32D192ED03^b.hash) % orderNoise)
+	}
+	var first int64
+	if c == 2 {
+		first = 1
+	}
+	return first<<62 | dig<<8 | class, true
 }
 
 // canCompleteAfter reports whether, after the non-completing click i, some

@@ -3,7 +3,6 @@ package sheep
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -66,7 +65,7 @@ func TestDominanceSkipsTwins(t *testing.T) {
 	l := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":[]},{"id":"b","type":1},{"id":"c","type":1},
 		{"id":"d","type":2,"covers":["e"]},{"id":"e","type":2},{"id":"f","type":2}]}`))
 	b := newBoard(l)
-	moves, _ := b.genMoves(nil, nil)
+	moves, _ := b.genMoves(nil, nil, 0)
 	if len(moves) != 2 || moves[0] != 3 || moves[1] != 0 { // d (f is dominated), a (b, c are)
 		t.Fatalf("moves %v", moves)
 	}
@@ -74,17 +73,14 @@ func TestDominanceSkipsTwins(t *testing.T) {
 
 func TestUnknownCarriesBestLine(t *testing.T) {
 	t.Parallel()
-	g, err := Generate(rand.New(rand.NewPCG(1, 99)), GenerateOpts{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := solveVerified(t, g.Level, solver.Options{Budget: solver.Budget{MaxNodes: 2000}})
+	l := hardLevel(t)
+	res := solveVerified(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 2000}})
 	if res.Verdict != solver.Unknown || res.Details["cleared"].(int) < 30 {
 		t.Fatalf("got %s cleared %v", res.Verdict, res.Details["cleared"])
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err = Solve(ctx, g.Level, solver.Options{})
+	res, err := Solve(ctx, l, solver.Options{})
 	if !errors.Is(err, context.Canceled) || res.Verdict != solver.Unknown {
 		t.Fatalf("cancelled: %v %s", err, res.Verdict)
 	}
@@ -109,6 +105,19 @@ func TestVerifyRejects(t *testing.T) {
 	for k, r := range bad {
 		if err := Verify(l, r); err == nil {
 			t.Errorf("bad result %d accepted: %+v", k, r)
+		}
+	}
+}
+
+// TestBeneathCounts: transitive counts, a tile reached twice counted once.
+func TestBeneathCounts(t *testing.T) {
+	t.Parallel()
+	l := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":["b","c"]},{"id":"b","type":1,"covers":["c"]},
+		{"id":"c","type":1,"covers":["e"]},{"id":"d","type":2,"covers":["b"]},{"id":"e","type":2},{"id":"f","type":2}]}`))
+	want := []int32{3, 2, 1, 3, 0, 0} // a: b c e; b: c e; c: e; d: b c e
+	for i, w := range want {
+		if l.beneath[i] != w {
+			t.Fatalf("beneath %v, want %v", l.beneath, want)
 		}
 	}
 }

@@ -41,8 +41,16 @@
 // keyed on the exact set of removed tiles (the tray is determined by it)
 // stores proven-dead states, clickable tiles of one type whose covered sets
 // are included in another's are skipped (a proven dominance), and moves are
-// ordered by a look-ahead score. Checkpoints hold the DFS path as move
-// indices; the transposition table is rebuilt on resume.
+// ordered: a click completing a triple first, then the tile with the most
+// tiles transitively beneath it. Levels of more than 150 tiles are
+// searched in passes, each from the start with a fresh table: a limited
+// first pass, short restarts whose move order is perturbed by a per-pass
+// random bonus, then an unlimited pass with the plain order; smaller
+// levels get the unlimited pass at once. Any pass may win; any pass that
+// exhausts the start proves the level unsolvable. Checkpoints hold the
+// pass, the DFS path as move indices and dead states: the whole table of
+// a limited pass (so a resumed run stops the pass where an uninterrupted
+// one would), the most recent part of the unlimited pass's.
 package sheep
 
 import (
@@ -76,7 +84,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/1" }
+func (kind) Version() string { return "sheep/2" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 

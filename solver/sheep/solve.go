@@ -13,6 +13,11 @@ import (
 // line). On ctx cancellation the partial result comes with an error
 // wrapping ctx.Err().
 func Solve(ctx context.Context, l *Level, opts solver.Options) (solver.Result, error) {
+	return solveWith(ctx, l, opts, scheduleFor(l))
+}
+
+// solveWith is Solve with a given pass schedule (tests use small ones).
+func solveWith(ctx context.Context, l *Level, opts solver.Options, sched schedule) (solver.Result, error) {
 	m, err := solver.NewMeter(ctx, opts)
 	if err != nil {
 		return solver.Result{}, err
@@ -20,13 +25,13 @@ func Solve(ctx context.Context, l *Level, opts solver.Options) (solver.Result, e
 	if name := precheckFail(l); name != "" {
 		return finish(l, m, solver.Unsolvable, "precheck:"+name, nil)
 	}
-	s := newSearch(l, m)
+	s := newSearch(l, m, sched)
 	if p := m.Resumed(); p != nil {
 		if err := s.resume(p); err != nil {
 			return solver.Result{}, err
 		}
 	}
-	switch s.run() {
+	switch s.solve() {
 	case outSolved:
 		return finish(l, m, solver.Solved, "", s.path)
 	case outExhausted:
