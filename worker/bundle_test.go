@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -48,8 +49,11 @@ func (k *sleepKind) Parse(data []byte) (solver.Level, error) {
 	return l, json.Unmarshal(data, l)
 }
 
-func (k *sleepKind) Solve(ctx context.Context, lvl solver.Level, _ solver.Options) (solver.Result, error) {
+func (k *sleepKind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options) (solver.Result, error) {
 	l := lvl.(*sleepLevel)
+	if opts.Resume != nil {
+		return solver.Result{}, errors.New("sleep: this version writes no checkpoints")
+	}
 	if l.Panic && k.panicked.CompareAndSwap(false, true) {
 		panic("sleep: asked to panic")
 	}
@@ -339,5 +343,28 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 	}
 
 	e.startWorker(t, 2)
+	checkAllDoneOnce(t, e.waitBatch(t, id, 30*time.Second), 1)
+}
+
+func TestUnusableCheckpointStartsTheSearchOver(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.batch(t, []int64{0}, -1)
+	jobs, err := e.st.FetchBundle(t.Context(), id, 0, 1)
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("fetch: %v, %v", jobs, err)
+	}
+	// An attempt of an older solver version left a checkpoint, then its
+	// worker shut down.
+	if err := e.st.MarkRunning(t.Context(), jobs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.SaveCheckpoint(t.Context(), jobs[0].ID, 1, 99, []byte("old format")); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.st.RequeueJob(t.Context(), jobs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	e.startWorker(t, 1)
 	checkAllDoneOnce(t, e.waitBatch(t, id, 30*time.Second), 1)
 }

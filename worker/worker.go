@@ -231,6 +231,13 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		opts.Budget = queue.DefaultBudget(job.Kind)
 	}
 	res, err := kind.Solve(solveCtx, lvl, opts)
+	if err != nil && opts.Resume != nil && solveCtx.Err() == nil {
+		// A checkpoint this solver cannot use (written by an older version
+		// of it, say) must not fail the job: start the search over.
+		log.Warn("checkpoint not usable, search starts over", slog.Any("error", err))
+		opts.Resume = nil
+		res, err = kind.Solve(solveCtx, lvl, opts)
+	}
 	if err != nil {
 		switch cause := context.Cause(solveCtx); {
 		case errors.Is(cause, errCanceled), errors.Is(cause, errHandedBack):
