@@ -37,19 +37,30 @@ func ownStack(t *testing.T, extraEnv ...string) (*e2e.Stack, *devstack.Postgres,
 	return s, pg, redis
 }
 
-// hardSheep is a 240-tile generated level whose exact search takes a few
-// million nodes (seconds), and its uninterrupted result.
-func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
+// hardSheepLevel is a generated sheep level (150 tiles, a 5-slot tray)
+// whose exact search takes seconds: about 6.3 million nodes with sheep/2.
+func hardSheepLevel(t *testing.T) *sheep.Level {
 	t.Helper()
-	g, err := sheep.Generate(rand.New(rand.NewPCG(27, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
+	g, err := sheep.Generate(rand.New(rand.NewPCG(48, 7)), sheep.GenerateOpts{Tiles: 150, Layers: 20, Types: 15, Slots: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := sheep.New().Solve(t.Context(), g.Level, solver.Options{})
+	return g.Level
+}
+
+// hardSheep is hardSheepLevel and its uninterrupted result.
+func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
+	t.Helper()
+	lvl := hardSheepLevel(t)
+	res, err := sheep.New().Solve(t.Context(), lvl, solver.Options{})
 	if err != nil || res.Verdict != solver.Solved {
 		t.Fatalf("uninterrupted solve: %+v, %v", res, err)
 	}
-	return g.Level.Canonical(), res
+	// The chaos tests kill and stop workers during this search.
+	if res.Stats.Nodes < 2_000_000 {
+		t.Fatalf("the hard level took only %d nodes: the sheep solver got faster; pick a seed whose search takes seconds", res.Stats.Nodes)
+	}
+	return lvl.Canonical(), res
 }
 
 // waitJob polls a job until cond holds.
@@ -77,7 +88,7 @@ func finished(j store.Job) bool { return j.State != store.StateQueued && j.State
 func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
-	const every = 500 * time.Millisecond
+	const every = 250 * time.Millisecond
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
 	c := client.New(s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
@@ -120,7 +131,7 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
-	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=300ms", "PUZZLED_CONCURRENCY=1")
+	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
 	c := client.New(s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
@@ -309,13 +320,9 @@ func flushAll(t *testing.T, addr string) {
 
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
-	g, err := sheep.Generate(rand.New(rand.NewPCG(27, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
 	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
 	c := client.New(s.URL)
-	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
