@@ -1,7 +1,8 @@
-// Package worker runs solve jobs: the asynq handler loads a job from
-// PostgreSQL, runs its kind's solver with the job's budget, checkpoints
-// and cancellation, replays the plan through the kind's simulator, and
-// stores the result and the job's new state in one statement.
+// Package worker runs solve jobs: the asynq handler loads a job (or a
+// bundle of a batch's jobs, see bundle.go) from PostgreSQL, runs its
+// kind's solver with the job's budget, checkpoints and cancellation,
+// replays the plan through the kind's simulator, and stores the result and
+// the job's new state in one statement.
 package worker
 
 import (
