@@ -19,6 +19,7 @@ package solver
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -118,3 +119,23 @@ type Kind interface {
 
 // Int64 returns a pointer to v, for Result.Value and the Stats bounds.
 func Int64(v int64) *int64 { return &v }
+
+// DetailInt reads an integer from Result.Details as a solver stores it
+// (int, int64) or as it comes back from JSON (float64, json.Number); a
+// value that is not an exact integer gives false.
+func DetailInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int:
+		return int64(x), true
+	case int64:
+		return x, true
+	case float64:
+		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
+			return int64(x), true
+		}
+	case json.Number:
+		n, err := x.Int64()
+		return n, err == nil
+	}
+	return 0, false
+}

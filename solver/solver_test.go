@@ -2,6 +2,7 @@ package solver_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"testing"
 	"time"
@@ -125,5 +126,28 @@ func TestDecodeStrict(t *testing.T) {
 	}
 	if !solver.Solved.Definitive() || !solver.Unsolvable.Definitive() || solver.Unknown.Definitive() {
 		t.Fatal("Definitive")
+	}
+}
+
+func TestDetailInt(t *testing.T) {
+	for _, c := range []struct {
+		in   any
+		want int64
+		ok   bool
+	}{
+		{7, 7, true},
+		{int64(-3), -3, true},
+		{float64(12), 12, true},
+		{12.5, 0, false},
+		{1e300, 0, false},
+		{json.Number("42"), 42, true},
+		{json.Number("4.2"), 0, false},
+		{"7", 0, false},
+		{nil, 0, false},
+	} {
+		got, ok := solver.DetailInt(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("DetailInt(%#v) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
 	}
 }

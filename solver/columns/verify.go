@@ -1,7 +1,6 @@
 package columns
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -68,13 +67,13 @@ func checkVerdict(l *Level, res solver.Result, out Outcome) error {
 }
 
 func checkDetails(d map[string]any, out Outcome) error {
-	if n, ok := asInt(d["score"]); !ok || n != out.Score {
+	if n, ok := solver.DetailInt(d["score"]); !ok || n != out.Score {
 		return fmt.Errorf("score %v, plan scores %d", d["score"], out.Score)
 	}
 	if met, ok := d["goal_met"].(bool); !ok || met != out.GoalMet {
 		return fmt.Errorf("goal_met %v, plan gives %v", d["goal_met"], out.GoalMet)
 	}
-	if n, ok := asInt(d["pieces_placed"]); !ok || n != int64(out.Placed) {
+	if n, ok := solver.DetailInt(d["pieces_placed"]); !ok || n != int64(out.Placed) {
 		return fmt.Errorf("pieces_placed %v, plan places %d", d["pieces_placed"], out.Placed)
 	}
 	for key, v := range d {
@@ -89,26 +88,6 @@ func checkDetails(d map[string]any, out Outcome) error {
 		}
 	}
 	return nil
-}
-
-// asInt reads an integer detail as stored in memory (int, int64) or after a
-// JSON round trip (float64, json.Number).
-func asInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		if x != float64(int64(x)) {
-			return 0, false
-		}
-		return int64(x), true
-	case json.Number:
-		n, err := x.Int64()
-		return n, err == nil
-	}
-	return 0, false
 }
 
 func fmtValue(v *int64) string {

@@ -84,28 +84,11 @@ func checkDetails(l *Level, d map[string]any, cleared int) error {
 	if len(d) != 2 {
 		return fmt.Errorf("sheep: details must hold exactly tiles and cleared, got %v", d)
 	}
-	if v, ok := asInt(d["tiles"]); !ok || v != len(l.tiles) {
+	if v, ok := solver.DetailInt(d["tiles"]); !ok || v != int64(len(l.tiles)) {
 		return fmt.Errorf("sheep: details.tiles = %v, level has %d", d["tiles"], len(l.tiles))
 	}
-	if v, ok := asInt(d["cleared"]); !ok || v != cleared {
+	if v, ok := solver.DetailInt(d["cleared"]); !ok || v != int64(cleared) {
 		return fmt.Errorf("sheep: details.cleared = %v, plan clears %d", d["cleared"], cleared)
 	}
 	return nil
-}
-
-func asInt(v any) (int, bool) {
-	switch x := v.(type) {
-	case int:
-		return x, true
-	case int64:
-		return int(x), true
-	case float64:
-		if x == float64(int(x)) {
-			return int(x), true
-		}
-	case json.Number:
-		n, err := x.Int64()
-		return int(n), err == nil
-	}
-	return 0, false
 }

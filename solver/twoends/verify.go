@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/puzzled/puzzled/solver"
 )
@@ -138,21 +137,8 @@ func readDetails(m map[string]any) (details, error) {
 }
 
 func asInt64(key string, v any) (int64, error) {
-	switch x := v.(type) {
-	case int64:
-		return x, nil
-	case int:
-		return int64(x), nil
-	case json.Number:
-		n, err := x.Int64()
-		if err != nil {
-			return 0, fmt.Errorf("details.%s: %w", key, err)
-		}
+	if n, ok := solver.DetailInt(v); ok {
 		return n, nil
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) <= 1<<53 {
-			return int64(x), nil
-		}
 	}
 	return 0, fmt.Errorf("details.%s is %v (%T), want an exact integer", key, v, v)
 }

@@ -98,7 +98,7 @@ func verifyValue(lvl *Level, res solver.Result, out Outcome) error {
 	if cleared, ok := res.Details["cleared"].(bool); !ok || cleared != out.Cleared() {
 		return fmt.Errorf("zuma: details.cleared %v, replay ends with %q", res.Details["cleared"], out.Board)
 	}
-	if shots, ok := detailInt(res.Details["shots"]); !ok || shots != int64(out.Shots) {
+	if shots, ok := solver.DetailInt(res.Details["shots"]); !ok || shots != int64(out.Shots) {
 		return fmt.Errorf("zuma: details.shots %v, plan has %d shots", res.Details["shots"], out.Shots)
 	}
 	return nil
@@ -154,16 +154,4 @@ func fillFits(lvl *Level) bool {
 		}
 	}
 	return true
-}
-
-func detailInt(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int:
-		return int64(x), true
-	case int64:
-		return x, true
-	case float64:
-		return int64(x), float64(int64(x)) == x
-	}
-	return 0, false
 }
