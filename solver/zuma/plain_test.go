@@ -84,12 +84,9 @@ func TestPlainSearchMidSize(t *testing.T) {
 }
 
 // TestHardUnsolvablePlain: the level that took the first solver ~7 s to
-// prove unsolvable, checked once more by the plain search (a few seconds;
-// skipped with -short). TestKnownCases holds its verdict.
+// prove unsolvable, checked once more by the plain search (a few
+// seconds). TestKnownCases holds its verdict.
 func TestHardUnsolvablePlain(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a few seconds of plain search")
-	}
 	t.Parallel()
 	if v := plainHand("CCACCAACACABBCCAABACAACAABCCB", "AABBCCCC"); v != -1 {
 		t.Fatalf("plain search clears it in %d", v)
