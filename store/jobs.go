@@ -21,10 +21,6 @@ const (
 	StateCanceled = "canceled"
 )
 
-// ErrNotRunnable is returned by StartJob for a job that is final (done,
-// failed, canceled) or does not exist: its task must not run.
-var ErrNotRunnable = errors.New("job is not runnable")
-
 // Job is a job with its result and progress, as the API shows it.
 type Job struct {
 	ID          int64           `json:"id"`
@@ -156,24 +152,11 @@ type RunnableJob struct {
 	LastError   string // error of the previous attempt, if it recorded one
 }
 
-// StartJob marks a queued or running job running, counts the attempt and
-// returns the level and last checkpoint. A job in a final state gives
-// ErrNotRunnable: a retry or duplicate task must not run it again.
-func (s *Store) StartJob(ctx context.Context, id int64) (RunnableJob, error) {
-	jobs, err := s.StartJobs(ctx, []int64{id})
-	if err != nil {
-		return RunnableJob{}, err
-	}
-	r, ok := jobs[id]
-	if !ok {
-		return RunnableJob{}, fmt.Errorf("job %d: %w", id, ErrNotRunnable)
-	}
-	return r, nil
-}
-
-// StartJobs is StartJob for many jobs in one statement (the worker batches
-// the starts of its concurrent handlers). Jobs that are not runnable are
-// missing from the map.
+// StartJobs marks queued or running jobs running, counts their attempts
+// and returns their levels and last checkpoints, in one statement (the
+// worker batches the starts of its concurrent handlers). A job in a final
+// state, or gone, is missing from the map: a retry or duplicate task must
+// not run it again.
 func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJob, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH j AS (
@@ -266,21 +249,15 @@ type Finish struct {
 	Result        solver.Result
 }
 
-// FinishJob stores the result of a live job and marks it done, in one
-// statement. It reports false, writing nothing, when the job is no longer
-// live (finished by a duplicate task, or canceled): results are written at
-// most once. A job still queued (a bundle's fast job) has its attempt
-// counted and its start time set here. Later copies of the level in the
-// same batch (dup_of) are completed from a definitive result, or released
-// to run on their own.
-func (s *Store) FinishJob(ctx context.Context, id int64, solverVersion string, res solver.Result) (bool, error) {
-	stored, err := s.FinishJobs(ctx, []Finish{{JobID: id, SolverVersion: solverVersion, Result: res}})
-	return stored[id], err
-}
-
-// FinishJobs is FinishJob for many jobs in one statement (the worker
-// batches the finishes of its concurrent handlers). The map says which
-// results were stored; a job id must appear once.
+// FinishJobs stores the results of live jobs and marks them done, in one
+// statement (the worker batches the finishes of its concurrent handlers;
+// a bundle finishes its jobs together). A job no longer live (finished by
+// a duplicate task, or canceled) gets nothing: results are written at most
+// once. A job still queued (a bundle's fast job) has its attempt counted
+// and its start time set here. Later copies of a level in the same batch
+// (dup_of) are completed from a definitive result, or released to run on
+// their own. The map says which results were stored; a job id must appear
+// once.
 func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, error) {
 	n := len(fs)
 	ids, versions, verdicts := make([]int64, n), make([]string, n), make([]string, n)

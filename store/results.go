@@ -58,7 +58,7 @@ func deref(s *string) string {
 	return *s
 }
 
-// resultArgs are the values of the result columns written by FinishJob.
+// resultArgs are the values of the result columns written by FinishJobs.
 type resultArgs struct {
 	verdict string
 	value   *int64

@@ -61,10 +61,10 @@ func mustCreateJob(t *testing.T, st *store.Store, lvl store.Level, version strin
 // run starts and finishes a job with res.
 func run(t *testing.T, st *store.Store, id int64, version string, res solver.Result) {
 	t.Helper()
-	if _, err := st.StartJob(t.Context(), id); err != nil {
+	if _, err := startJob(t.Context(), st, id); err != nil {
 		t.Fatal(err)
 	}
-	ok, err := st.FinishJob(t.Context(), id, version, res)
+	ok, err := finishJob(t.Context(), st, id, version, res)
 	if err != nil || !ok {
 		t.Fatalf("FinishJob = %v, %v; want stored", ok, err)
 	}
@@ -117,7 +117,7 @@ func TestFinishJobWritesOneResult(t *testing.T) {
 	j := mustCreateJob(t, st, twoends("5"), "v")
 	// Two deliveries of the same task both start the job...
 	for range 2 {
-		if _, err := st.StartJob(ctx, j.ID); err != nil {
+		if _, err := startJob(ctx, st, j.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -126,7 +126,7 @@ func TestFinishJobWritesOneResult(t *testing.T) {
 	stored := make(chan bool, 8)
 	for v := range int64(8) {
 		wg.Go(func() {
-			ok, err := st.FinishJob(ctx, j.ID, "v", solved(v))
+			ok, err := finishJob(ctx, st, j.ID, "v", solved(v))
 			if err != nil {
 				t.Error(err)
 			}
@@ -144,7 +144,7 @@ func TestFinishJobWritesOneResult(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d finishes stored a result, want 1", n)
 	}
-	if _, err := st.StartJob(ctx, j.ID); !errors.Is(err, store.ErrNotRunnable) {
+	if _, err := startJob(ctx, st, j.ID); !errors.Is(err, errNotRunnable) {
 		t.Fatalf("StartJob on a done job: err = %v, want ErrNotRunnable", err)
 	}
 }
@@ -153,17 +153,17 @@ func TestCancelJobStopsEverything(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("4,4"), "v")
-	if _, err := st.StartJob(ctx, j.ID); err != nil {
+	if _, err := startJob(ctx, st, j.ID); err != nil {
 		t.Fatal(err)
 	}
 	state, err := st.CancelJob(ctx, j.ID)
 	if err != nil || state != store.StateCanceled {
 		t.Fatalf("CancelJob = %q, %v", state, err)
 	}
-	if ok, err := st.FinishJob(ctx, j.ID, "v", solved(0)); ok || err != nil {
+	if ok, err := finishJob(ctx, st, j.ID, "v", solved(0)); ok || err != nil {
 		t.Fatalf("FinishJob after cancel = %v, %v; want nothing stored", ok, err)
 	}
-	if _, err := st.StartJob(ctx, j.ID); !errors.Is(err, store.ErrNotRunnable) {
+	if _, err := startJob(ctx, st, j.ID); !errors.Is(err, errNotRunnable) {
 		t.Fatalf("StartJob after cancel: %v", err)
 	}
 	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, 10, []byte("x")); ok {
@@ -181,7 +181,7 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("1,2,3"), "v")
-	if _, err := st.StartJob(ctx, j.ID); err != nil {
+	if _, err := startJob(ctx, st, j.ID); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -197,7 +197,7 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 	if err != nil || got.Progress == nil || got.Progress.Nodes != 300 || got.Progress.Checkpoints != 3 {
 		t.Fatalf("progress = %+v, %v", got.Progress, err)
 	}
-	rj, err := st.StartJob(ctx, j.ID) // the next attempt
+	rj, err := startJob(ctx, st, j.ID) // the next attempt
 	if err != nil || string(rj.Checkpoint) != "c" || rj.CheckSeq != 3 || rj.Attempts != 2 {
 		t.Fatalf("resume = %+v, %v", rj, err)
 	}
@@ -207,7 +207,7 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("8"), "v")
-	if _, err := st.StartJob(ctx, j.ID); err != nil {
+	if _, err := startJob(ctx, st, j.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.RequeueJob(ctx, j.ID); err != nil {
@@ -371,13 +371,13 @@ func TestNextAttemptSeesTheLastError(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("6,1"), "v")
-	if _, err := st.StartJob(ctx, j.ID); err != nil {
+	if _, err := startJob(ctx, st, j.ID); err != nil {
 		t.Fatal(err)
 	}
 	if err := st.FailJob(ctx, j.ID, "solver: out of memory", false); err != nil {
 		t.Fatal(err)
 	}
-	rj, err := st.StartJob(ctx, j.ID)
+	rj, err := startJob(ctx, st, j.ID)
 	if err != nil || rj.LastError != "solver: out of memory" || rj.Attempts != 2 {
 		t.Fatalf("second attempt: %+v, %v", rj, err)
 	}
@@ -443,4 +443,26 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	if again, err := st.FetchBundle(ctx, id, 0, 64); err != nil || len(again) != 0 {
 		t.Fatalf("bundle after finishing = %+v (%v); want empty", again, err)
 	}
+}
+
+// errNotRunnable: startJob found the job final or gone.
+var errNotRunnable = errors.New("job is not runnable")
+
+// startJob starts one job, as a worker's batch of starts would.
+func startJob(ctx context.Context, st *store.Store, id int64) (store.RunnableJob, error) {
+	jobs, err := st.StartJobs(ctx, []int64{id})
+	if err != nil {
+		return store.RunnableJob{}, err
+	}
+	r, ok := jobs[id]
+	if !ok {
+		return store.RunnableJob{}, errNotRunnable
+	}
+	return r, nil
+}
+
+// finishJob stores one job's result and reports whether it was stored.
+func finishJob(ctx context.Context, st *store.Store, id int64, version string, res solver.Result) (bool, error) {
+	stored, err := st.FinishJobs(ctx, []store.Finish{{JobID: id, SolverVersion: version, Result: res}})
+	return stored[id], err
 }

@@ -95,7 +95,7 @@ func (w *Worker) flushStarts(ctx context.Context, ids []int64) ([]startReply, er
 
 // flushFinishes stores a batch of results. A job id can appear twice (two
 // deliveries of one task finishing together): only the first is written,
-// as FinishJob would do for the second.
+// as FinishJobs would do for a second call.
 func (w *Worker) flushFinishes(ctx context.Context, fs []store.Finish) ([]bool, error) {
 	seen := make(map[int64]bool, len(fs))
 	unique := fs[:0:0]
