@@ -111,7 +111,7 @@ func (d *runDP) extract(dst []int32, base int32, l, r, x int) []int32 {
 	return dst
 }
 
-// RunDPValue is the run DP's value for board b (O(runs³)).
+// runDPValue is the run DP's value for board b (O(runs³)).
 func runDPValue(b []byte) int {
 	c, n := runs(b)
 	return newRunDP(c, n).value()
