@@ -2,15 +2,15 @@ package main
 
 import (
 	"flag"
-
 	"fmt"
-	"github.com/puzzled/puzzled/api"
 	"log/slog"
 	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/puzzled/puzzled/api"
 )
 
 // config is the server configuration shared by every command.
@@ -49,17 +49,26 @@ func envDuration(name string, def time.Duration) time.Duration {
 	return def
 }
 
-// flagSet declares the flags of cfg that a command uses.
-func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet {
+// flagGroups names the groups of flags a command takes; --log-level is
+// always there.
+type flagGroups struct {
+	Database bool // --database-url
+	Redis    bool // --redis-addr, --redis-db
+	HTTP     bool // --http-addr, request limits, and the API token variables
+	Work     bool // --concurrency, --checkpoint-every, --metrics-addr, --stale-after
+}
+
+// flagSet declares the flags of cfg in the groups a command uses.
+func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	if db {
+	if groups.Database {
 		fs.StringVar(&cfg.databaseURL, "database-url", env("PUZZLED_DATABASE_URL", "postgres://127.0.0.1:5432/puzzled"), "PostgreSQL URL [PUZZLED_DATABASE_URL]")
 	}
-	if redis {
+	if groups.Redis {
 		fs.StringVar(&cfg.redisAddr, "redis-addr", env("PUZZLED_REDIS_ADDR", "127.0.0.1:6379"), "Redis host:port or redis:// / redis-sentinel:// URI [PUZZLED_REDIS_ADDR]")
 		fs.IntVar(&cfg.redisDB, "redis-db", envInt("PUZZLED_REDIS_DB", 0), "Redis database index [PUZZLED_REDIS_DB]")
 	}
-	if http {
+	if groups.HTTP {
 		fs.StringVar(&cfg.httpAddr, "http-addr", env("PUZZLED_HTTP_ADDR", "127.0.0.1:8080"), "HTTP listen address [PUZZLED_HTTP_ADDR]")
 		fs.IntVar(&cfg.limits.MaxAttempts, "max-attempts", envInt("PUZZLED_MAX_ATTEMPTS", 5), "attempts per job before it fails [PUZZLED_MAX_ATTEMPTS]")
 		fs.Int64Var(&cfg.limits.JobBody, "max-job-body", int64(envInt("PUZZLED_MAX_JOB_BODY", 64<<20)), "bytes in a POST /v1/jobs body [PUZZLED_MAX_JOB_BODY]")
@@ -69,7 +78,7 @@ func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet
 		cfg.tokens = staticTokens(os.Getenv("PUZZLED_API_TOKENS"), false)
 		cfg.tokens = append(cfg.tokens, staticTokens(os.Getenv("PUZZLED_API_READONLY_TOKENS"), true)...)
 	}
-	if work {
+	if groups.Work {
 		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
 		fs.DurationVar(&cfg.checkpointEvery, "checkpoint-every", envDuration("PUZZLED_CHECKPOINT_EVERY", 5*time.Second), "least time between checkpoints of a search [PUZZLED_CHECKPOINT_EVERY]")
 		fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("PUZZLED_METRICS_ADDR", ""), "serve the worker's /metrics here, e.g. :9091 (default off) [PUZZLED_METRICS_ADDR]")

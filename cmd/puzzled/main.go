@@ -10,6 +10,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -50,15 +52,29 @@ func main() {
 	}
 	run, ok := cmds[os.Args[1]]
 	if !ok {
-		if os.Args[1] == "-h" || os.Args[1] == "--help" || os.Args[1] == "help" {
+		if isHelpFlag(os.Args[1]) {
 			fmt.Print(usage)
 			return
 		}
 		fmt.Fprintf(os.Stderr, "puzzled: unknown command %q\n\n%s", os.Args[1], usage)
 		os.Exit(2)
 	}
-	if err := run(ctx, os.Args[2:]); err != nil {
+	err := run(ctx, os.Args[2:])
+	if errors.Is(err, flag.ErrHelp) { // -h: the flag set has printed its usage
+		return
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "puzzled:", err)
 		os.Exit(1)
 	}
+}
+
+// isHelpFlag reports whether arg asks for help the way the flag package
+// understands it.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "--h", "help":
+		return true
+	}
+	return false
 }

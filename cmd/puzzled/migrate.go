@@ -9,7 +9,7 @@ import (
 
 func runMigrate(ctx context.Context, args []string) error {
 	var cfg config
-	fs := flagSet("migrate", &cfg, true, false, false, false)
+	fs := flagSet("migrate", &cfg, flagGroups{Database: true})
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ import (
 
 func runServe(ctx context.Context, args []string) error {
 	var cfg config
-	if err := flagSet("serve", &cfg, true, true, true, false).Parse(args); err != nil {
+	if err := flagSet("serve", &cfg, flagGroups{Database: true, Redis: true, HTTP: true}).Parse(args); err != nil {
 		return err
 	}
 	logger, err := cfg.logger()

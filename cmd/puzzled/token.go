@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"flag"
 	"fmt"
 
 	"github.com/puzzled/puzzled/api"
@@ -14,11 +15,16 @@ import (
 // runToken manages API tokens: `puzzled token create --name N [--read-only]`
 // prints a new token once; only its hash is stored.
 func runToken(ctx context.Context, args []string) error {
+	const tokenUsage = "usage: puzzled token create --name NAME [--read-only] [flags]"
+	if len(args) > 0 && isHelpFlag(args[0]) {
+		fmt.Println(tokenUsage + "\n\nRun \"puzzled token create -h\" for the flags.")
+		return flag.ErrHelp
+	}
 	if len(args) == 0 || args[0] != "create" {
-		return errors.New("usage: puzzled token create --name NAME [--read-only]")
+		return errors.New(tokenUsage)
 	}
 	var cfg config
-	fs := flagSet("token create", &cfg, true, false, false, false)
+	fs := flagSet("token create", &cfg, flagGroups{Database: true})
 	name := fs.String("name", "", "what the token is for (required)")
 	readOnly := fs.Bool("read-only", false, "the token cannot submit or cancel")
 	if err := fs.Parse(args[1:]); err != nil {

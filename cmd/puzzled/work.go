@@ -19,7 +19,7 @@ import (
 
 func runWork(ctx context.Context, args []string) error {
 	var cfg config
-	if err := flagSet("work", &cfg, true, true, false, true).Parse(args); err != nil {
+	if err := flagSet("work", &cfg, flagGroups{Database: true, Redis: true, Work: true}).Parse(args); err != nil {
 		return err
 	}
 	logger, err := cfg.logger()
