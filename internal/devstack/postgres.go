@@ -17,7 +17,7 @@ import (
 const (
 	DefaultDatabase     = "puzzled"
 	DefaultReadyTimeout = 30 * time.Second
-	// SuperUser is the trusted superuser that initdb creates.
+	// SuperUser is the superuser that initdb creates.
 	SuperUser = "postgres"
 )
 
@@ -40,6 +40,11 @@ type PostgresConfig struct {
 	// shared safely between processes. Its parent folders must let the server
 	// user through, or the cache is skipped with a warning.
 	InitCacheDir string
+	// Password, when set, is SuperUser's password and every connection must
+	// give it (SCRAM); otherwise connections from 127.0.0.1 are trusted. A
+	// cluster made without a password gets this one on its next start. Not
+	// combined with InitCacheDir (the cache holds password-less clusters).
+	Password string
 	// Settings are extra server settings, passed as `-c name=value`.
 	Settings map[string]string
 	// ReadyTimeout bounds the wait for the server to accept connections;
@@ -93,6 +98,10 @@ func StartPostgres(ctx context.Context, cfg PostgresConfig) (*Postgres, error) {
 		return nil, err
 	}
 	if err := p.start(ctx, cfg.Port); err != nil {
+		return nil, err
+	}
+	if err := p.requirePassword(ctx); err != nil {
+		_ = p.Stop(context.Background())
 		return nil, err
 	}
 	if err := p.ensureDatabase(ctx, cfg.Database); err != nil {
@@ -202,14 +211,26 @@ func (p *Postgres) serverArgs(port int) []string {
 func (p *Postgres) URL() string { return p.URLFor(p.cfg.Database) }
 
 // URLFor is the pgx connection URL of database on this server, as the
-// trusted superuser.
-func (p *Postgres) URLFor(database string) string { return postgresURL(p.Port(), database) }
+// superuser (with its password when one is set).
+func (p *Postgres) URLFor(database string) string { return p.urlOn(p.Port(), database) }
+
+// Password is the superuser's password, "" when connections are trusted.
+func (p *Postgres) Password() string { return p.cfg.Password }
+
+// urlOn is the URL of database on the local server at port.
+func (p *Postgres) urlOn(port int, database string) string {
+	user := url.User(SuperUser)
+	if p.cfg.Password != "" {
+		user = url.UserPassword(SuperUser, p.cfg.Password)
+	}
+	return postgresURL(port, database, user)
+}
 
 // postgresURL is the URL of database on the local server at port.
-func postgresURL(port int, database string) string {
+func postgresURL(port int, database string, user *url.Userinfo) string {
 	u := url.URL{
 		Scheme:   "postgres",
-		User:     url.User(SuperUser),
+		User:     user,
 		Host:     hostPort(port),
 		Path:     "/" + database,
 		RawQuery: "sslmode=disable",

@@ -34,7 +34,7 @@ func (p *Postgres) cachedCluster(ctx context.Context) (string, error) {
 	if err := prepareDir(tmp, p.runAs); err != nil {
 		return "", err
 	}
-	if err := p.runInitdb(ctx, tmp); err != nil {
+	if err := p.runInitdb(ctx, tmp, ""); err != nil {
 		return "", err
 	}
 	if err := os.Rename(tmp, final); err != nil && !hasCluster(final) {

@@ -25,11 +25,11 @@ func (p *Postgres) initdb(ctx context.Context) error {
 	if hasCluster(p.cfg.Dir) {
 		return nil
 	}
-	if p.cfg.InitCacheDir != "" && isEmptyDir(p.cfg.Dir) && p.initFromCache(ctx) {
+	if p.cfg.InitCacheDir != "" && p.cfg.Password == "" && isEmptyDir(p.cfg.Dir) && p.initFromCache(ctx) {
 		return nil
 	}
 	began := time.Now()
-	if err := p.runInitdb(ctx, p.cfg.Dir); err != nil {
+	if err := p.runInitdb(ctx, p.cfg.Dir, p.cfg.Password); err != nil {
 		return err
 	}
 	p.cfg.Logger.Info("postgres data folder initialised",
@@ -52,9 +52,20 @@ func (p *Postgres) initdbArgs(dir string) []string {
 	return args
 }
 
-// runInitdb runs initdb into dir as the server user.
-func (p *Postgres) runInitdb(ctx context.Context, dir string) error {
-	cmd := exec.CommandContext(ctx, p.bins.initdb, p.initdbArgs(dir)...)
+// runInitdb runs initdb into dir as the server user. With a password, the
+// superuser gets it and every connection must give it; it reaches initdb in
+// a private file, never on the command line.
+func (p *Postgres) runInitdb(ctx context.Context, dir, password string) error {
+	args := p.initdbArgs(dir)
+	if password != "" {
+		pwfile, err := p.writePasswordFile(dir, password)
+		if err != nil {
+			return err
+		}
+		defer os.Remove(pwfile)
+		args = append(withoutTrust(args), "--auth=scram-sha-256", "--pwfile="+pwfile)
+	}
+	cmd := exec.CommandContext(ctx, p.bins.initdb, args...)
 	var out bytes.Buffer
 	cmd.Dir = "/"
 	cmd.Env = childEnv()

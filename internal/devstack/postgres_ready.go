@@ -18,7 +18,7 @@ const pollInterval = 25 * time.Millisecond
 func (p *Postgres) waitReady(ctx context.Context, c *child, port int) error {
 	ctx, cancel := context.WithTimeout(ctx, p.cfg.ReadyTimeout)
 	defer cancel()
-	url := postgresURL(port, "postgres")
+	url := p.urlOn(port, "postgres")
 	var lastErr error
 	for {
 		if lastErr = pingPostgres(ctx, url); lastErr == nil {

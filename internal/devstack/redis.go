@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -32,6 +33,10 @@ type RedisConfig struct {
 	Binary string
 	// InProcess forces the in-process miniredis even when redis-server exists.
 	InProcess bool
+	// Password, when set, is required from every client (AUTH). redis-server
+	// reads it from a configuration file of mode 0600 in Dir, never from its
+	// command line, which every local user can read.
+	Password string
 	// User is the unprivileged user the server runs as when we are root;
 	// "" means "redis" when it exists, else "nobody".
 	User string
@@ -45,6 +50,7 @@ type RedisConfig struct {
 type Redis struct {
 	cfg     RedisConfig
 	binary  string // "" for miniredis
+	major   int    // redis-server's major version, 0 when unknown
 	runAs   *account
 	tempDir bool // cfg.Dir was made by StartRedis and is removed by Stop
 
@@ -72,6 +78,7 @@ func StartRedis(ctx context.Context, cfg RedisConfig) (*Redis, error) {
 		}
 		return r, nil
 	}
+	r.major = redisMajorVersion(r.binary)
 	if r.runAs, err = resolveAccount(cfg.User, "redis"); err != nil {
 		return nil, err
 	}
@@ -130,6 +137,19 @@ func (r *Redis) removeTempDir() {
 
 // Addr is "127.0.0.1:port", for redis.Options.Addr and asynq.RedisClientOpt.
 func (r *Redis) Addr() string { return hostPort(r.Port()) }
+
+// URL is "redis://127.0.0.1:port", with the password when one is set: for
+// asynq.ParseRedisURI and redis.ParseURL.
+func (r *Redis) URL() string {
+	u := url.URL{Scheme: "redis", Host: r.Addr()}
+	if r.cfg.Password != "" {
+		u.User = url.UserPassword("", r.cfg.Password)
+	}
+	return u.String()
+}
+
+// Password is the password clients must send, "" when none is required.
+func (r *Redis) Password() string { return r.cfg.Password }
 
 // Port is the TCP port the server listens on.
 func (r *Redis) Port() int {

@@ -36,10 +36,14 @@ func (r *Redis) start(ctx context.Context, port int) error {
 
 func (r *Redis) startOn(ctx context.Context, port int) error {
 	began := time.Now()
+	conf, err := r.writeConf()
+	if err != nil {
+		return err
+	}
 	c, err := startChild(childSpec{
 		name:        "redis-server",
 		path:        r.binary,
-		args:        r.serverArgs(port),
+		args:        r.serverArgs(conf, port),
 		runAs:       r.runAs,
 		deathSignal: sigterm,
 		logger:      r.cfg.Logger,
@@ -59,9 +63,14 @@ func (r *Redis) startOn(ctx context.Context, port int) error {
 	return nil
 }
 
-// serverArgs are the redis-server command-line arguments.
-func (r *Redis) serverArgs(port int) []string {
-	args := []string{
+// serverArgs are the redis-server command-line arguments, after the
+// configuration file conf when there is one.
+func (r *Redis) serverArgs(conf string, port int) []string {
+	var args []string
+	if conf != "" {
+		args = append(args, conf)
+	}
+	args = append(args,
 		"--port", strconv.Itoa(port),
 		"--bind", loopback,
 		"--protected-mode", "yes",
@@ -70,6 +79,12 @@ func (r *Redis) serverArgs(port int) []string {
 		"--logfile", "",
 		"--unixsocket", "",
 		"--maxmemory-policy", "noeviction",
+	)
+	if r.major >= 7 {
+		// SIGTERM, also the parent-death signal, must end the server even
+		// when its final save fails (its folder removed, a full disk): a
+		// server that stays would outlive us, unowned.
+		args = append(args, "--shutdown-on-sigterm", "force")
 	}
 	if r.cfg.Persist {
 		return append(args, "--appendonly", "yes", "--appendfsync", "everysec",
@@ -85,7 +100,7 @@ func (r *Redis) waitReady(ctx context.Context, c *child, port int) error {
 	defer cancel()
 	var lastErr error
 	for {
-		if lastErr = pingRedis(ctx, hostPort(port)); lastErr == nil {
+		if lastErr = pingRedis(ctx, hostPort(port), r.cfg.Password); lastErr == nil {
 			return nil
 		}
 		select {
@@ -98,9 +113,10 @@ func (r *Redis) waitReady(ctx context.Context, c *child, port int) error {
 	}
 }
 
-// pingRedis sends one inline PING on a new connection and expects +PONG; a
-// server still loading its data answers -LOADING instead.
-func pingRedis(ctx context.Context, addr string) error {
+// pingRedis sends AUTH (when password is set) and PING on a new connection
+// and expects +PONG; a server still loading its data answers -LOADING
+// instead.
+func pingRedis(ctx context.Context, addr, password string) error {
 	d := net.Dialer{Timeout: time.Second}
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -108,10 +124,24 @@ func pingRedis(ctx context.Context, addr string) error {
 	}
 	defer conn.Close()
 	_ = conn.SetDeadline(time.Now().Add(time.Second))
+	rd := bufio.NewReader(conn)
+	if password != "" {
+		auth := fmt.Sprintf("*2\r\n$4\r\nAUTH\r\n$%d\r\n%s\r\n", len(password), password)
+		if _, err := conn.Write([]byte(auth)); err != nil {
+			return err
+		}
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(line) != "+OK" {
+			return fmt.Errorf("AUTH answered %q", strings.TrimSpace(line))
+		}
+	}
 	if _, err := conn.Write([]byte("PING\r\n")); err != nil {
 		return err
 	}
-	line, err := bufio.NewReader(conn).ReadString('\n')
+	line, err := rd.ReadString('\n')
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func TestRedisVolatileRestartIsEmpty(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Kill()
-	if err := pingRedis(ctx, r.Addr()); err == nil {
+	if err := pingRedis(ctx, r.Addr(), ""); err == nil {
 		t.Fatal("PING answered after Kill")
 	}
 	if err := r.Restart(ctx); err != nil {
