@@ -60,12 +60,12 @@ func runBench(ctx context.Context, args []string) error {
 		if err := os.Chmod(dir, 0o755); err != nil { // the server may run as another user
 			return err
 		}
-		stack, err := startEmbedded(ctx, dir, logger)
+		stack, err := startEmbedded(ctx, dir, newPassword(), logger)
 		if err != nil {
 			return err
 		}
 		defer stack.stop(logger)
-		cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.Addr()
+		cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
 	}
 	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
 	if err != nil {

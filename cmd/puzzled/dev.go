@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"log/slog"
 	"net"
@@ -14,25 +13,20 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api"
-	"github.com/puzzled/puzzled/internal/devstack"
 	"github.com/puzzled/puzzled/store"
 )
 
+// runDev runs the API and a worker in one process on an embedded PostgreSQL
+// and Redis whose data and password live in --data-dir. The HTTP flags and
+// the API token variables are those of serve.
 func runDev(ctx context.Context, args []string) error {
-	cfg := config{
-		concurrency:     runtime.NumCPU(),
-		checkpointEvery: 5 * time.Second,
-		staleAfter:      30 * time.Second,
-	}
-	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
-	dataDir := fs.String("data-dir", env("PUZZLED_DATA_DIR", ".puzzled"), "folder of the embedded PostgreSQL and Redis data [PUZZLED_DATA_DIR]")
-	fs.StringVar(&cfg.httpAddr, "http-addr", env("PUZZLED_HTTP_ADDR", "127.0.0.1:8080"), "HTTP listen address [PUZZLED_HTTP_ADDR]")
-	fs.IntVar(&cfg.concurrency, "concurrency", cfg.concurrency, "solves at once")
-	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error")
+	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: 30 * time.Second}
+	fs := flagSet("dev", &cfg, flagGroups{HTTP: true})
+	dataDir := fs.String("data-dir", env("PUZZLED_DATA_DIR", ".puzzled"), "folder of the embedded PostgreSQL and Redis data and their password [PUZZLED_DATA_DIR]")
+	fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg.limits.MaxAttempts = 5
 	logger, err := cfg.logger()
 	if err != nil {
 		return err
@@ -41,20 +35,24 @@ func runDev(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o755); err != nil { // the servers may run as another user, who must get through
 		return fmt.Errorf("dev: data folder: %w", err)
+	}
+	password, err := devPassword(dir, logger)
+	if err != nil {
+		return err
 	}
 	ln, err := net.Listen("tcp", cfg.httpAddr)
 	if err != nil {
 		return fmt.Errorf("dev: listen on %s (another puzzled dev running? use --http-addr): %w", cfg.httpAddr, err)
 	}
-	stack, err := startEmbedded(ctx, dir, logger)
+	stack, err := startEmbedded(ctx, dir, password, logger)
 	if err != nil {
 		ln.Close()
 		return err
 	}
 	defer stack.stop(logger)
-	cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.Addr()
+	cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
 
 	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
 	if err != nil {
@@ -63,15 +61,18 @@ func runDev(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	defer qc.Close()
+	storedTokens, err := st.HasTokens(ctx)
+	if err != nil {
+		ln.Close()
+		return err
+	}
 
-	url := "http://" + ln.Addr().String()
-	logger.Info("api listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", dir))
-	fmt.Printf(`puzzled dev is running: API at %s (data in %s)
-Try:
-  curl -s -X POST %[1]s/v1/jobs -d '{"kind":"twoends","values":[3,1,2]}'
-  curl -s %[1]s/v1/jobs/1/solution
-Press Ctrl-C to stop.
-`, url, dir)
+	logger.Info("api listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", dir),
+		slog.Bool("tokens_required", len(cfg.tokens) > 0 || storedTokens))
+	devBanner{
+		apiURL: "http://" + ln.Addr().String(), dir: dir, tokensOn: len(cfg.tokens) > 0 || storedTokens,
+		postgresPort: stack.pg.Port(), redisPort: stack.redis.Port(), redisInMemory: stack.redis.InProcess(),
+	}.print(os.Stdout)
 
 	reg := newRegistry() // one process: the API's /metrics shows the worker's too
 	var wg sync.WaitGroup
@@ -88,36 +89,4 @@ Press Ctrl-C to stop.
 	})
 	wg.Wait()
 	return errors.Join(errs...)
-}
-
-// embedded is the dev stack's PostgreSQL and Redis child processes.
-type embedded struct {
-	pg    *devstack.Postgres
-	redis *devstack.Redis
-}
-
-func startEmbedded(ctx context.Context, dir string, logger *slog.Logger) (*embedded, error) {
-	pg, err := devstack.StartPostgres(ctx, devstack.PostgresConfig{Dir: filepath.Join(dir, "postgres"), Logger: logger})
-	if err != nil {
-		return nil, fmt.Errorf("dev: embedded PostgreSQL: %w", err)
-	}
-	redis, err := devstack.StartRedis(ctx, devstack.RedisConfig{Dir: filepath.Join(dir, "redis"), Persist: true, Logger: logger})
-	if err != nil {
-		_ = pg.Stop(context.WithoutCancel(ctx))
-		return nil, fmt.Errorf("dev: embedded Redis: %w", err)
-	}
-	logger.Info("embedded stack up", slog.String("postgres", pg.URL()), slog.String("redis", redis.Addr()))
-	return &embedded{pg: pg, redis: redis}, nil
-}
-
-func (e *embedded) stop(logger *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if err := e.redis.Stop(ctx); err != nil {
-		logger.Warn("stopping embedded Redis", slog.Any("error", err))
-	}
-	if err := e.pg.Stop(ctx); err != nil {
-		logger.Warn("stopping embedded PostgreSQL", slog.Any("error", err))
-	}
-	logger.Info("embedded stack stopped")
 }
