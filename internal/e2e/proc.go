@@ -2,10 +2,12 @@ package e2e
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -15,18 +17,25 @@ import (
 
 // Proc is a puzzled subprocess whose JSON log lines a test can wait on.
 type Proc struct {
-	t    testing.TB
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	logs []map[string]any
-	raw  strings.Builder
-	news chan struct{}
-	done chan struct{}
+	t      testing.TB
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	logs   []map[string]any
+	raw    strings.Builder
+	stdout lockedBuffer
+	seen   []procID // descendants found before each signal, for end
+	news   chan struct{}
+	done   chan struct{}
 }
 
+// CleanupGrace is how long cleanup waits for a process (and then for each
+// of its descendants) to exit after SIGTERM before it sends SIGKILL.
+const CleanupGrace = 10 * time.Second
+
 // Start runs `puzzled args...` in a process group of its own, with env
-// added to the environment minus every PUZZLED_ variable. It is killed at
-// cleanup, and its log is shown if the test failed.
+// added to the environment minus every PUZZLED_ variable. At cleanup it and
+// every process it started are ended (see Proc.end), and its log is shown if
+// the test failed.
 func Start(t testing.TB, env []string, args ...string) *Proc {
 	t.Helper()
 	cmd := exec.Command(Binary(t), args...)
@@ -36,25 +45,80 @@ func Start(t testing.TB, env []string, args ...string) *Proc {
 		}
 	}
 	cmd.Env = append(cmd.Env, env...)
+	return startCmd(t, cmd)
+}
+
+// startCmd starts cmd in a process group of its own, reading its stderr as
+// JSON log lines, and ends it at cleanup.
+func startCmd(t testing.TB, cmd *exec.Cmd) *Proc {
+	t.Helper()
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Stdout = io.Discard
+	p := &Proc{t: t, cmd: cmd, news: make(chan struct{}, 1), done: make(chan struct{})}
+	cmd.Stdout = &p.stdout
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proc{t: t, cmd: cmd, news: make(chan struct{}, 1), done: make(chan struct{})}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go p.readLogs(stderr)
 	t.Cleanup(func() {
-		p.Signal(syscall.SIGKILL)
-		<-p.done
+		p.end(CleanupGrace)
 		if t.Failed() {
-			t.Logf("log of puzzled %v:\n%s", args, p.Output())
+			t.Logf("log of %v:\n%s", cmd.Args, p.Output())
 		}
 	})
 	return p
+}
+
+// end ends the process and everything it started: SIGTERM to its group,
+// SIGKILL after grace; then each descendant seen before (servers in groups
+// of their own, which should die with their parent) gets grace to exit
+// before it and its group are killed too. A test that already killed the
+// process loses nothing: its descendants are looked up from /proc first.
+func (p *Proc) end(grace time.Duration) {
+	p.Signal(syscall.SIGTERM)
+	select {
+	case <-p.done:
+	case <-time.After(grace):
+		p.Signal(syscall.SIGKILL)
+		<-p.done
+	}
+	p.mu.Lock()
+	below := p.seen
+	p.mu.Unlock()
+	deadline := time.Now().Add(grace)
+	for _, d := range below {
+		for d.alive() && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if d.alive() {
+			p.t.Logf("process %d, started by %v, outlived it by %s: killing it", d.pid, p.cmd.Args, grace)
+			d.kill()
+		}
+	}
+}
+
+// Stdout is everything the process wrote to its standard output so far.
+func (p *Proc) Stdout() string { return p.stdout.String() }
+
+// lockedBuffer is a bytes.Buffer safe for one writer and concurrent readers.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(data []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(data)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func (p *Proc) readLogs(r io.Reader) {
@@ -127,11 +191,21 @@ func (p *Proc) WaitLog(msg string, timeout time.Duration) map[string]any {
 	}
 }
 
-// Signal sends sig to the process group.
+// Signal sends sig to the process group, noting first which processes run
+// below it so that cleanup can end those that outlive it.
 func (p *Proc) Signal(sig syscall.Signal) {
-	if p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+	if p.cmd.Process == nil {
+		return
 	}
+	below := descendants(p.cmd.Process.Pid)
+	p.mu.Lock()
+	for _, d := range below {
+		if !slices.Contains(p.seen, d) {
+			p.seen = append(p.seen, d)
+		}
+	}
+	p.mu.Unlock()
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
 }
 
 // Stop sends SIGTERM and waits for a clean exit.

@@ -1,0 +1,59 @@
+package e2e
+
+import (
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// A child in a process group (here a session) of its own, as the dev
+// stack's servers are, is not reached by the signal to the test process's
+// group; cleanup must end it anyway.
+func TestCleanupEndsEveryDescendant(t *testing.T) {
+	t.Parallel()
+	var child procID
+	t.Run("start", func(t *testing.T) {
+		// sh waits on a setsid child that ignores SIGTERM, then is killed.
+		cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "" TERM; sleep 300' </dev/null >/dev/null 2>&1 & echo "{\"msg\":\"child\",\"pid\":$!}" >&2; wait`)
+		p := startCmd(t, cmd)
+		pid := int(p.WaitLog("child", 10*time.Second)["pid"].(float64))
+		deadline := time.Now().Add(10 * time.Second)
+		for child.pid == 0 && time.Now().Before(deadline) { // sh's descendants appear as it forks
+			for _, d := range descendants(p.cmd.Process.Pid) {
+				if d.pid == pid {
+					child = d
+				}
+			}
+		}
+		if !child.alive() {
+			t.Fatalf("child %d not found below %d", pid, p.cmd.Process.Pid)
+		}
+		p.Signal(syscall.SIGKILL) // the parent dies first, as in a chaos test
+		<-p.Done()
+		if !child.alive() {
+			t.Fatal("the setsid child died with its parent; the test proves nothing")
+		}
+	})
+	if child.alive() {
+		t.Fatalf("process %d outlived the cleanup of the test that started it", child.pid)
+	}
+}
+
+func TestProcessesIn(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	cmd := exec.Command("sleep", "300")
+	cmd.Dir = dir
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Wait()
+	defer cmd.Process.Kill()
+	found := ProcessesIn(dir)
+	if len(found) != 1 || !strings.HasPrefix(found[0], strconv.Itoa(cmd.Process.Pid)+" ") {
+		t.Fatalf("ProcessesIn(%s) = %v, want the sleep %d", dir, found, cmd.Process.Pid)
+	}
+}
