@@ -44,18 +44,6 @@ func stopCtx(t testing.TB) context.Context {
 // testInitCache is the initdb cache the tests share with testenv.
 func testInitCache() string { return filepath.Join(os.TempDir(), "puzzled-initdb-cache") }
 
-// waitFor polls cond every 20ms until it holds or timeout passes.
-func waitFor(t *testing.T, timeout time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // alive reports whether a process with this pid exists (zombies count as gone).
 func alive(pid int) bool {
 	data, err := os.ReadFile(filepath.Join("/proc", itoa(pid), "stat"))

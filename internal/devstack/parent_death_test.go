@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/puzzled/puzzled/internal/testwait"
 )
 
 // The helper process: when DEVSTACK_HELPER is set, this test binary starts a
@@ -32,8 +34,8 @@ func TestHelperProcess(t *testing.T) {
 		}
 		execSQL(t, pg.URL(), "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)")
 		pid, port = pg.PID(), pg.Port()
-	case "redis":
-		r, err := StartRedis(ctx, RedisConfig{Dir: dir})
+	case "redis", "redis-persist":
+		r, err := StartRedis(ctx, RedisConfig{Dir: dir, Persist: kind == "redis-persist", Password: "pw"})
 		if err != nil {
 			fmt.Println("ERROR", err)
 			os.Exit(1)
@@ -88,8 +90,8 @@ func TestPostgresDiesWithParent(t *testing.T) {
 		}
 	}
 	killHelper(t, helper)
-	waitFor(t, 20*time.Second, "postmaster to die with its parent", func() bool { return !alive(pid) })
-	waitFor(t, 20*time.Second, "all server processes to exit", func() bool { return len(processesIn(dir)) == 0 })
+	testwait.WaitFor(t, 20*time.Second, "postmaster to die with its parent", func() bool { return !alive(pid) })
+	testwait.WaitFor(t, 20*time.Second, "all server processes to exit", func() bool { return len(processesIn(dir)) == 0 })
 
 	pg := startTestPostgresIn(t, PostgresConfig{Dir: dir})
 	if n := query(t, pg.URL(), "SELECT n FROM kept"); n != 7 {
@@ -102,8 +104,8 @@ func TestRedisDiesWithParent(t *testing.T) {
 	dir := tempDir(t)
 	helper, pid, port := startHelper(t, "redis", dir)
 	killHelper(t, helper)
-	waitFor(t, 10*time.Second, "redis-server to die with its parent", func() bool { return !alive(pid) })
-	waitFor(t, 10*time.Second, "the port to be free", func() bool { return checkPortFree(port) == nil })
+	testwait.WaitFor(t, 10*time.Second, "redis-server to die with its parent", func() bool { return !alive(pid) })
+	testwait.WaitFor(t, 10*time.Second, "the port to be free", func() bool { return checkPortFree(port) == nil })
 }
 
 // procUID reads the real uid of pid from /proc.
@@ -122,4 +124,23 @@ func procUID(t *testing.T, pid int) int {
 	}
 	t.Fatalf("no Uid in /proc/%d/status", pid)
 	return -1
+}
+
+// A persistent redis-server saves on SIGTERM and, by default, refuses to
+// exit when that save fails: with its folder gone (a test's cleanup removed
+// it) it would outlive its parent, unowned. It must exit all the same.
+func TestPersistentRedisDiesWithParentWithoutItsFolder(t *testing.T) {
+	t.Parallel()
+	dir := tempDir(t)
+	helper, pid, _ := startHelper(t, "redis-persist", dir)
+	t.Cleanup(func() { // leave nothing behind when the test fails
+		if alive(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	killHelper(t, helper)
+	testwait.WaitFor(t, 10*time.Second, "redis-server to die with its parent although its final save fails", func() bool { return !alive(pid) })
 }
