@@ -20,6 +20,7 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
@@ -193,20 +194,13 @@ func TestReportStatsAndMetrics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(time.Minute)
-	for {
+	testwait.WaitFor(t, time.Minute, "the batch to be done", func() bool {
 		b, err := c.GetBatch(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Done == 1 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("batch not done: %+v", b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return b.Done == 1
+	})
 	code, body := request(t, "GET", fmt.Sprintf("%s/v1/batches/%d/report", f.url, id), "", "")
 	var rep store.Report
 	if err := json.Unmarshal([]byte(body), &rep); code != 200 || err != nil {

@@ -5,11 +5,17 @@ import (
 	"errors"
 	"sync"
 	"testing"
-	"time"
+	"testing/synctest"
 )
 
 func TestBatcherMergesConcurrentCallsAndAnswersEachInOrder(t *testing.T) {
 	t.Parallel()
+	// In a synctest bubble, synctest.Wait returns once every goroutine of
+	// the bubble is blocked: no sleep stands in for synchronisation.
+	synctest.Test(t, batcherMergesConcurrentCalls)
+}
+
+func batcherMergesConcurrentCalls(t *testing.T) {
 	held, release := make(chan struct{}), make(chan struct{})
 	var sizes []int // only the run goroutine touches it until wg.Wait
 	b := newBatcher(100, func(_ context.Context, reqs []int) ([]int, error) {
@@ -42,7 +48,7 @@ func TestBatcherMergesConcurrentCallsAndAnswersEachInOrder(t *testing.T) {
 		wg.Go(func() { launched.Done(); call(i) })
 	}
 	launched.Wait()
-	time.Sleep(50 * time.Millisecond) // let them block handing in their calls
+	synctest.Wait() // every caller is blocked handing in its call
 	close(release)
 	wg.Wait()
 	total := 0

@@ -18,6 +18,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -182,20 +183,14 @@ func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
 // waitBatch waits until every job of the batch is final.
 func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jobRow {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
+	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be done", batchID), func() bool {
 		b, err := e.st.GetBatch(t.Context(), batchID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if b.Done == 1 {
-			return e.jobs(t, batchID)
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("batch %d not done after %v: %v", batchID, timeout, b.States)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return b.Done == 1
+	})
+	return e.jobs(t, batchID)
 }
 
 func checkAllDoneOnce(t *testing.T, rows []jobRow, attempts int32) {
@@ -244,24 +239,17 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 
 	// While the slow job searches it shows running, and the jobs after it
 	// are done by the other slot as solo tasks.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	testwait.WaitFor(t, 20*time.Second, "the rest of the bundle to be done while the slow job runs", func() bool {
 		rows := e.jobs(t, id)
 		restDone := true
 		for _, r := range rows[slow+1:] {
 			restDone = restDone && r.State == store.StateDone
 		}
-		if restDone {
-			if rows[slow].State != store.StateRunning || rows[slow].Attempts != 1 {
-				t.Fatalf("rest of the bundle done while the slow job is %+v; want running, attempt 1", rows[slow])
-			}
-			break
+		if restDone && (rows[slow].State != store.StateRunning || rows[slow].Attempts != 1) {
+			t.Fatalf("rest of the bundle done while the slow job is %+v; want running, attempt 1", rows[slow])
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("rest of the bundle not done while the slow job runs: %+v", rows)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return restDone
+	})
 	rows := e.waitBatch(t, id, 30*time.Second)
 	checkAllDoneOnce(t, rows, 1)
 	for _, r := range rows {
@@ -321,13 +309,9 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 	ms := []int64{0, 1500, 0, 0, 0}
 	id := e.batch(t, ms, -1)
 	stop := e.startWorker(t, 1)
-	deadline := time.Now().Add(20 * time.Second)
-	for e.jobs(t, id)[1].State != store.StateRunning {
-		if time.Now().After(deadline) {
-			t.Fatal("slow job never ran")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testwait.WaitFor(t, 20*time.Second, "the slow job to run", func() bool {
+		return e.jobs(t, id)[1].State == store.StateRunning
+	})
 	stop()
 	rows := e.jobs(t, id)
 	if rows[0].State != store.StateDone {

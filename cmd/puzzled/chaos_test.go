@@ -18,6 +18,7 @@ import (
 	"github.com/puzzled/puzzled/internal/devstack"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/sheep"
@@ -66,17 +67,13 @@ func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
 // waitJob polls a job until cond holds.
 func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(store.Job) bool) store.Job {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		j, err := c.GetJob(t.Context(), id)
-		if err == nil && cond(j) {
-			return j
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %d: not %s within %v: %+v (%v)", id, what, timeout, j, err)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	var j store.Job
+	testwait.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
+		var err error
+		j, err = c.GetJob(t.Context(), id)
+		return err == nil && cond(j)
+	})
+	return j
 }
 
 func checkpointed(n int32) func(store.Job) bool {
@@ -179,17 +176,13 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 // waitDone polls a batch until its done fraction reaches frac.
 func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) store.Batch {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		b, err := c.GetBatch(t.Context(), id)
-		if err == nil && b.Done >= frac {
-			return b
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("batch %d: done %.2f < %.2f after %v (%v)", id, b.Done, frac, timeout, err)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	var b store.Batch
+	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be %.2f done", id, frac), func() bool {
+		var err error
+		b, err = c.GetBatch(t.Context(), id)
+		return err == nil && b.Done >= frac
+	})
+	return b
 }
 
 // checkOneResultEach checks in PostgreSQL that every job of the batch is
@@ -282,22 +275,15 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	waitJob(t, c, job.ID, 2*time.Minute, "finished", finished)
 	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.RedisAddr, DB: s.RedisDB})
 	defer insp.Close()
-	deadline := time.Now().Add(time.Minute)
-	for { // every copy has run
+	testwait.WaitFor(t, time.Minute, "every copy to have run (no task queued)", func() bool {
 		busy := 0
 		for _, q := range []string{queue.Interactive, queue.Bulk} {
 			if info, err := insp.GetQueueInfo(q); err == nil {
 				busy += info.Pending + info.Active + info.Retry + info.Scheduled
 			}
 		}
-		if busy == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d tasks still queued", busy)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return busy == 0
+	})
 	conn, err := pgx.Connect(t.Context(), s.DatabaseURL)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -21,20 +22,15 @@ func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
 func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) store.Batch {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		b, err := c.GetBatch(t.Context(), id)
-		if err != nil {
+	var b store.Batch
+	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to finish", id), func() bool {
+		var err error
+		if b, err = c.GetBatch(t.Context(), id); err != nil {
 			t.Fatal(err)
 		}
-		if b.Done == 1 {
-			return b
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("batch %d not finished within %v: %+v", id, timeout, b)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return b.Done == 1
+	})
+	return b
 }
 
 func TestEndToEndBatchOfTwoends(t *testing.T) {
@@ -141,17 +137,16 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 
 func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
 	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for {
-		sol, err := c.GetSolution(t.Context(), id)
-		if err == nil {
-			return sol
-		}
-		if client.StatusOf(err) != http.StatusConflict || time.Now().After(deadline) {
+	var sol client.Solution
+	testwait.WaitFor(t, time.Minute, fmt.Sprintf("the solution of job %d", id), func() bool {
+		var err error
+		sol, err = c.GetSolution(t.Context(), id)
+		if err != nil && client.StatusOf(err) != http.StatusConflict {
 			t.Fatalf("solution of job %d: %v", id, err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return err == nil
+	})
+	return sol
 }
 
 func TestEndToEndBadInput(t *testing.T) {
