@@ -4,13 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
 )
@@ -21,20 +21,6 @@ var oneOfEachKind = map[string]string{
 	"zuma":    `{"kind":"zuma","board":"WWRRBBWW","hand":"WRBRW"}`,
 	"sheep":   `{"kind":"sheep","slots":7,"tile_size":8,"tiles":[{"id":"a","type":1,"x":0,"y":0,"layer":1},{"id":"b","type":1,"x":8,"y":0,"layer":1},{"id":"c","type":1,"x":4,"y":0,"layer":2}]}`,
 	"columns": `{"kind":"columns","width":3,"height":5,"rule":"lines","board":["...","...","...","...","RG."],"pieces":["RRB","GGB"],"goal":{"type":"score","score":3}}`,
-}
-
-// processesUsing lists the pids whose command line mentions dir.
-func processesUsing(t *testing.T, dir string) []string {
-	t.Helper()
-	entries, _ := os.ReadDir("/proc")
-	var pids []string
-	for _, e := range entries {
-		cmdline, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
-		if err == nil && strings.Contains(string(cmdline), dir) {
-			pids = append(pids, e.Name())
-		}
-	}
-	return pids
 }
 
 func TestDevRunsEverythingAndKeepsData(t *testing.T) {
@@ -80,14 +66,14 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if code := dev.ExitCode(); code != 0 {
 		t.Fatalf("exit code %d:\n%s", code, dev.Output())
 	}
-	if pids := processesUsing(t, dir); len(pids) > 0 {
-		t.Fatalf("processes left running on %s: %v", dir, pids)
+	if procs := e2e.ProcessesIn(dir); len(procs) > 0 {
+		t.Fatalf("processes left running on %s: %v", dir, procs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "postgres", "postmaster.pid")); !os.IsNotExist(err) {
 		t.Fatalf("stale postmaster.pid after a clean stop: %v", err)
 	}
 
-	_, c = start()
+	dev, c = start()
 	for kind, j := range jobs {
 		got, err := c.GetJob(t.Context(), j.ID)
 		if err != nil || got.State != store.StateDone || got.Result == nil || got.LevelHash != j.LevelHash {
@@ -98,4 +84,16 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 			t.Fatalf("%s level after restart: %+v, %v", kind, lr, err)
 		}
 	}
+
+	// kill -9 of dev, then its folder removed (as a test's cleanup does):
+	// its servers must not outlive it (they die with their parent; Redis
+	// although its final save fails).
+	dev.Signal(syscall.SIGKILL)
+	<-dev.Done()
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	testwait.WaitFor(t, 30*time.Second, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
+		return len(e2e.ProcessesIn(dir)) == 0
+	})
 }
