@@ -14,10 +14,23 @@
 // # Servers
 //
 // [StartPostgres] runs initdb on first use of a data folder and reuses it later,
-// listens on 127.0.0.1 only with trust authentication, and creates the
-// configured database. [StartRedis] runs redis-server when it is installed and
-// falls back to an in-process miniredis otherwise. Both have Stop, Restart (same
-// port) and Kill (SIGKILL, for chaos tests).
+// listens on 127.0.0.1 only, and creates the configured database. [StartRedis]
+// runs redis-server when it is installed and falls back to an in-process
+// miniredis otherwise. Both have Stop, Restart (same port) and Kill (SIGKILL,
+// for chaos tests).
+//
+// # Passwords
+//
+// Without a password (tests), local connections are trusted. With
+// PostgresConfig.Password / RedisConfig.Password (`puzzled dev`), every
+// connection must give it: PostgreSQL uses SCRAM (a cluster made before is
+// switched on its next start), redis-server reads `requirepass` from a file of
+// mode 0600, and miniredis asks for AUTH. The password never appears on a
+// command line, which every local user can read.
+//
+// redis-server also gets `shutdown-on-sigterm force` (Redis 7 and later):
+// SIGTERM is its parent-death signal, and by default it refuses to exit when
+// its final save fails, for example because its folder was removed.
 package devstack
 
 import "errors"
