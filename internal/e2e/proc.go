@@ -194,8 +194,10 @@ func (p *Proc) WaitLog(msg string, timeout time.Duration) map[string]any {
 // Signal sends sig to the process group, noting first which processes run
 // below it so that cleanup can end those that outlive it.
 func (p *Proc) Signal(sig syscall.Signal) {
-	if p.cmd.Process == nil {
+	select {
+	case <-p.done: // reaped: its group id may belong to someone else by now
 		return
+	default:
 	}
 	below := descendants(p.cmd.Process.Pid)
 	p.mu.Lock()
