@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/puzzled/puzzled/internal/testwait"
 )
 
 // A child in a process group (here a session) of its own, as the dev
@@ -20,17 +22,14 @@ func TestCleanupEndsEveryDescendant(t *testing.T) {
 		cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "" TERM; sleep 300' </dev/null >/dev/null 2>&1 & echo "{\"msg\":\"child\",\"pid\":$!}" >&2; wait`)
 		p := startCmd(t, cmd)
 		pid := int(p.WaitLog("child", 10*time.Second)["pid"].(float64))
-		deadline := time.Now().Add(10 * time.Second)
-		for child.pid == 0 && time.Now().Before(deadline) { // sh's descendants appear as it forks
+		testwait.WaitFor(t, 10*time.Second, "the setsid child below sh", func() bool {
 			for _, d := range descendants(p.cmd.Process.Pid) {
 				if d.pid == pid {
 					child = d
 				}
 			}
-		}
-		if !child.alive() {
-			t.Fatalf("child %d not found below %d", pid, p.cmd.Process.Pid)
-		}
+			return child.alive()
+		})
 		p.Signal(syscall.SIGKILL) // the parent dies first, as in a chaos test
 		<-p.Done()
 		if !child.alive() {
