@@ -32,6 +32,10 @@ func startEmbedded(ctx context.Context, dir, password string, logger *slog.Logge
 	pg, err := devstack.StartPostgres(ctx, devstack.PostgresConfig{
 		Dir: filepath.Join(dir, "postgres"), Password: password, Logger: logger,
 	})
+	if errors.Is(err, devstack.ErrBadPassword) {
+		return nil, fmt.Errorf("dev: embedded PostgreSQL does not take the password in %s (was the file replaced? put the old one back): %w",
+			filepath.Join(dir, passwordFile), err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dev: embedded PostgreSQL: %w", err)
 	}

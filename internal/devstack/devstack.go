@@ -49,6 +49,9 @@ var (
 	ErrNotReady = errors.New("devstack: server did not become ready")
 	// ErrDirUnreachable means the unprivileged user cannot reach a data folder.
 	ErrDirUnreachable = errors.New("devstack: data folder not reachable")
+	// ErrBadPassword means PostgreSQL refused the configured password (or asked
+	// for one when none is configured).
+	ErrBadPassword = errors.New("devstack: server refused the password")
 	// ErrStillRunning means processes of an earlier server still use the data folder.
 	ErrStillRunning = errors.New("devstack: earlier server still running")
 )

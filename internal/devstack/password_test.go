@@ -2,13 +2,17 @@ package devstack
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/redis/go-redis/v9"
 )
 
@@ -125,4 +129,24 @@ func cmdline(t *testing.T, pid int) string {
 		t.Fatal(err)
 	}
 	return strings.ReplaceAll(string(data), "\x00", " ")
+}
+
+// A wrong password fails the start at once with ErrBadPassword, not after
+// the ready timeout.
+func TestPostgresWrongPasswordFailsFast(t *testing.T) {
+	t.Parallel()
+	parent := tempDir(t)
+	if err := os.Chmod(parent, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(parent, "pg")
+	pg := startTestPostgresIn(t, PostgresConfig{Dir: dir, DisableFsync: true, Password: "right"})
+	if err := pg.Stop(stopCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	_, err := StartPostgres(t.Context(), PostgresConfig{Dir: dir, DisableFsync: true, Password: "wrong", Logger: testLogger(t)})
+	if !errors.Is(err, ErrBadPassword) {
+		t.Fatalf("start with the wrong password: %v, want ErrBadPassword", err)
+	}
+	testwait.WaitFor(t, 20*time.Second, "the refused server to be stopped", func() bool { return len(processesIn(dir)) == 0 })
 }

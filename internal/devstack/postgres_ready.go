@@ -24,6 +24,9 @@ func (p *Postgres) waitReady(ctx context.Context, c *child, port int) error {
 		if lastErr = pingPostgres(ctx, url); lastErr == nil {
 			return nil
 		}
+		if isAuthFailure(lastErr) { // waiting will not change the password
+			return fmt.Errorf("%w: postgres in %s on port %d: %w", ErrBadPassword, p.cfg.Dir, port, lastErr)
+		}
 		select {
 		case <-c.exited:
 			return p.startFailure(c, port, fmt.Errorf("postgres exited during start-up: %w", c.exitError()))
@@ -85,4 +88,11 @@ func (p *Postgres) ensureDatabase(ctx context.Context, database string) error {
 		return fmt.Errorf("devstack: create database %q: %w", database, err)
 	}
 	return nil
+}
+
+// isAuthFailure reports whether err is the server refusing the password
+// (invalid_password) or the missing one.
+func isAuthFailure(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && (pgErr.Code == "28P01" || pgErr.Code == "28000")
 }
