@@ -33,8 +33,9 @@ func startEmbedded(ctx context.Context, dir, password string, logger *slog.Logge
 		Dir: filepath.Join(dir, "postgres"), Password: password, Logger: logger,
 	})
 	if errors.Is(err, devstack.ErrBadPassword) {
-		return nil, fmt.Errorf("dev: embedded PostgreSQL does not take the password in %s (was the file replaced? put the old one back): %w",
-			filepath.Join(dir, passwordFile), err)
+		return nil, fmt.Errorf("dev: embedded PostgreSQL does not take the password in %s (was the file replaced? "+
+			"put the old one back, or change scram-sha-256 to trust in %s once to adopt the new one): %w",
+			filepath.Join(dir, passwordFile), filepath.Join(dir, "postgres", "pg_hba.conf"), err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dev: embedded PostgreSQL: %w", err)

@@ -45,10 +45,10 @@ func (p *Postgres) writePasswordFile(dir, password string) (string, error) {
 // a connection without the password is refused. A no-op without a password
 // or when the cluster already asks for one.
 func (p *Postgres) requirePassword(ctx context.Context) error {
-	hba := filepath.Join(p.cfg.Dir, "pg_hba.conf")
 	if p.cfg.Password == "" {
 		return nil
 	}
+	hba := filepath.Join(p.cfg.Dir, "pg_hba.conf")
 	trusts, err := hbaTrusts(hba)
 	if err != nil || !trusts {
 		return err
