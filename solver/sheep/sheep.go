@@ -55,6 +55,7 @@ package sheep
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/puzzled/puzzled/solver"
 )
@@ -87,6 +88,13 @@ func (kind) Name() string    { return Name }
 func (kind) Version() string { return "sheep/2" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
+
+// DetectLevel implements solver.Detector: a JSON object with "levelData"
+// is a community sheep file, which carries no "kind".
+func (kind) DetectLevel(fields map[string]json.RawMessage) bool {
+	_, ok := fields["levelData"]
+	return ok
+}
 
 func (kind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options) (solver.Result, error) {
 	l, err := asLevel(lvl)

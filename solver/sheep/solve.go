@@ -67,6 +67,9 @@ func finish(l *Level, m *solver.Meter, v solver.Verdict, proof string, line []in
 		Details: map[string]any{"tiles": len(l.tiles), "cleared": o.Cleared},
 		Stats:   m.Stats(len(line)),
 	}
+	if len(l.ignored) > 0 {
+		res.Details["ignored_fields"] = l.IgnoredFields()
+	}
 	if err := Verify(l, res); err != nil {
 		return solver.Result{}, fmt.Errorf("sheep: solver bug: %w", err)
 	}
