@@ -8,14 +8,21 @@ import (
 	mathbits "math/bits"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 2:
+// Checkpoint payload (inside the solver.Meter envelope), version 3:
 //
 //	"SH" 0x02 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
 //	| uvarint dead states | each as the removed-set bitset (8-byte words)
+//	| projection phase: 0x00 (none) or 0x01 | uvarint subset size
+//	  | uvarint subset mask | uvarint nodes spent on earlier subsets
+//	  | 0x00 (projection search not started) or 0x01 | uvarint length
+//	  | the projection search's own payload (this format)
 //	| FNV-64a checksum of everything before (8 bytes)
+//
+// Version 3 (sheep/3) added the projection phase; payloads of version 2
+// are rejected as an unknown version, and the worker starts afresh.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -28,7 +35,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x02"
+const payloadMagic = "SH\x03"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint.
@@ -71,6 +78,7 @@ func (s *search) encode() []byte {
 	for _, word := range d.keys[(d.len()-k)*d.w:] {
 		buf = binary.LittleEndian.AppendUint64(buf, word)
 	}
+	buf = s.encodeProjection(buf)
 	return binary.LittleEndian.AppendUint64(buf, checksum(buf))
 }
 
@@ -127,6 +135,9 @@ func (s *search) resume(p []byte) error {
 		return err
 	}
 	if err := s.resumeDead(&r); err != nil {
+		return err
+	}
+	if err := s.resumeProjection(&r); err != nil {
 		return err
 	}
 	if r.err == nil && len(r.b) != 0 {
@@ -197,4 +208,57 @@ func (r *payloadReader) next(limit int) int {
 	}
 	r.b = r.b[k:]
 	return int(v)
+}
+
+// encodeProjection appends the projection phase (pass 0 only).
+func (s *search) encodeProjection(buf []byte) []byte {
+	c := s.cursor
+	if c == nil || s.pass != 0 {
+		return append(buf, 0)
+	}
+	buf = append(buf, 1)
+	buf = binary.AppendUvarint(buf, uint64(c.size))
+	buf = binary.AppendUvarint(buf, c.mask)
+	buf = binary.AppendUvarint(buf, uint64(c.spent))
+	if c.sub == nil {
+		return append(buf, 0)
+	}
+	sub := c.sub.encode()
+	buf = append(buf, 1)
+	buf = binary.AppendUvarint(buf, uint64(len(sub)))
+	return append(buf, sub...)
+}
+
+// resumeProjection restores the projection phase written by
+// encodeProjection, checking it against the plan.
+func (s *search) resumeProjection(r *payloadReader) error {
+	flag := r.next(2)
+	if r.err != nil || flag == 0 {
+		return r.err
+	}
+	lo, hi := s.projectionRange()
+	if s.pass != 0 || s.sched.proj.total == 0 || lo > hi {
+		return fmt.Errorf("%w: projection phase outside pass 0", errPayload)
+	}
+	k := len(s.b.l.types)
+	c := &projCursor{size: r.next(hi + 1)}
+	c.mask = uint64(r.next(1 << k))
+	c.spent = int64(r.next(int(s.sched.proj.total) + 1))
+	if r.err != nil || c.size < lo || mathbits.OnesCount64(c.mask) != c.size {
+		return fmt.Errorf("%w: bad projection subset", errPayload)
+	}
+	s.cursor = c
+	if r.next(2) == 0 {
+		return r.err
+	}
+	n := r.next(len(r.b) + 1)
+	if r.err != nil {
+		return r.err
+	}
+	c.sub = s.newProjection(closure(s.b.l))
+	if err := c.sub.resume(r.b[:n]); err != nil {
+		return fmt.Errorf("projection: %w", err)
+	}
+	r.b = r.b[n:]
+	return nil
 }

@@ -60,6 +60,12 @@ func checkProof(l *Level, proof string, planLen int) error {
 		}
 		return nil
 	}
+	if list, ok := strings.CutPrefix(proof, "projection:types="); ok {
+		if precheckFail(l) != "" || !checkProjectionProof(l, list) {
+			return fmt.Errorf("sheep: proof %q: that projection is not proven unsolvable", proof)
+		}
+		return nil
+	}
 	name, ok := strings.CutPrefix(proof, "precheck:")
 	if !ok {
 		return fmt.Errorf("sheep: unsolvable result with unknown proof %q", proof)
