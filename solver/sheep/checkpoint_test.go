@@ -208,3 +208,30 @@ func TestResumeLimitedPassesExact(t *testing.T) {
 		t.Fatalf("only %d resumes", resumes)
 	}
 }
+
+// TestUnlimitedPassCheckpointKeepsMore: the difference code keeps several
+// times the dead states that the bitsets of version 2 kept in the same
+// savedDeadBytes, and the blob stays within that bound.
+func TestUnlimitedPassCheckpointKeepsMore(t *testing.T) {
+	t.Parallel()
+	l := hardLevel(t)
+	var blob []byte
+	res := solveVerifiedWith(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: 400_000},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
+	}, schedule{})
+	if res.Verdict != solver.Unknown || blob == nil {
+		t.Fatalf("hard level %s", res.Verdict)
+	}
+	m, _ := solver.NewMeter(t.Context(), solver.Options{})
+	s := newSearch(l, m, schedule{})
+	if err := s.resume(blob[20:]); err != nil {
+		t.Fatal(err)
+	}
+	v2 := savedDeadBytes / (8 * s.dead.w)
+	t.Logf("blob %d bytes, %d dead states restored (version 2 kept %d)", len(blob), s.dead.len(), v2)
+	if s.dead.len() < 3*v2 || len(blob) > savedDeadBytes+64<<10 {
+		t.Fatalf("blob %d bytes restores %d dead states, version 2 kept %d", len(blob), s.dead.len(), v2)
+	}
+}

@@ -136,11 +136,14 @@ func forEachBit(set []uint64, f func(int)) {
 }
 
 // projectionPlan bounds the projection proofs of one level: subsets of
-// minProjectionTypes(slots) to that +extra types, each searched for at
-// most perNodes (at most maxProjectionNodes) nodes, at most total nodes in
-// all; total 0 turns projections off (sheep/2).
+// minProjectionTypes(slots) to that +extra types, at most subsets of them,
+// each searched for at most perNodes (at most maxProjectionNodes) nodes,
+// at most total nodes in all; total 0 turns projections off (sheep/2).
+// Building a projection costs about as much as a thousand nodes, hence
+// the bound on subsets.
 type projectionPlan struct {
 	extra    int
+	subsets  int
 	perNodes int64
 	total    int64
 }
@@ -172,6 +175,7 @@ type projCursor struct {
 	size  int
 	mask  uint64
 	spent int64
+	tried int // subsets finished
 	sub   *search
 }
 
@@ -216,7 +220,7 @@ func (s *search) proveByProjection() (projectionOutcome, uint64) {
 	var reach [][]uint64
 	for c.size <= hi {
 		for c.mask < 1<<k {
-			if c.spent >= s.sched.proj.total {
+			if c.spent >= s.sched.proj.total || c.tried >= s.sched.proj.subsets {
 				return projNone, 0
 			}
 			if c.sub == nil {
@@ -232,6 +236,7 @@ func (s *search) proveByProjection() (projectionOutcome, uint64) {
 				return projProven, c.mask
 			}
 			c.spent += c.sub.passNodes
+			c.tried++
 			c.sub = nil
 			c.mask = nextSubset(c.mask)
 		}

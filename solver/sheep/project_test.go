@@ -25,7 +25,7 @@ func TestProjectionProofsAgainstOracle(t *testing.T) {
 			continue
 		}
 		m, _ := solver.NewMeter(context.Background(), solver.Options{})
-		s := newSearch(l, m, schedule{proj: projectionPlan{extra: 3, perNodes: 4096, total: 1 << 20}})
+		s := newSearch(l, m, schedule{proj: projectionPlan{extra: 3, subsets: 1 << 20, perNodes: 4096, total: 1 << 20}})
 		out, mask := s.proveByProjection()
 		if out == projStopped {
 			t.Fatalf("level %d: projections stopped without a budget", k)
