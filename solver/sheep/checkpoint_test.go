@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -233,5 +234,24 @@ func TestUnlimitedPassCheckpointKeepsMore(t *testing.T) {
 	t.Logf("blob %d bytes, %d dead states restored (version 2 kept %d)", len(blob), s.dead.len(), v2)
 	if s.dead.len() < 3*v2 || len(blob) > savedDeadBytes+64<<10 {
 		t.Fatalf("blob %d bytes restores %d dead states, version 2 kept %d", len(blob), s.dead.len(), v2)
+	}
+}
+
+// TestResumeRejectsVersion2: a sheep/2 payload (magic "SH\x02") is
+// rejected cleanly, so the worker starts the search afresh.
+func TestResumeRejectsVersion2(t *testing.T) {
+	t.Parallel()
+	l := hardLevel(t)
+	var blob []byte
+	solveVerified(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: 5000},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
+	})
+	old := append([]byte(nil), blob...)
+	old[20+2] = 0x02
+	_, err := Solve(t.Context(), l, solver.Options{Resume: old})
+	if err == nil || !strings.Contains(err.Error(), "unknown version") {
+		t.Fatalf("version 2 payload: err %v", err)
 	}
 }
