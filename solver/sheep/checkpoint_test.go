@@ -255,3 +255,34 @@ func TestResumeRejectsVersion2(t *testing.T) {
 		t.Fatalf("version 2 payload: err %v", err)
 	}
 }
+
+// TestLimitedPassCheckpointSmall: a checkpoint at the end of the first
+// limited pass of a 300-tile level holds its whole table (up to 32,768
+// states, 1.3 MB as version 2's bitsets) in far fewer bytes.
+func TestLimitedPassCheckpointSmall(t *testing.T) {
+	t.Parallel()
+	g, err := Generate(rand.New(rand.NewPCG(1, 99)), GenerateOpts{Tiles: 300, Slots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := g.Level
+	var blob []byte
+	res := solveVerified(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: restartSchedule.first},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
+	})
+	if res.Verdict != solver.Unknown || blob == nil {
+		t.Fatalf("300-tile level %s within the first pass", res.Verdict)
+	}
+	m, _ := solver.NewMeter(t.Context(), solver.Options{})
+	s := newSearch(l, m, restartSchedule)
+	if err := s.resume(blob[20:]); err != nil {
+		t.Fatal(err)
+	}
+	v2 := s.dead.len() * 8 * s.dead.w
+	t.Logf("blob %d bytes for %d dead states (version 2: %d bytes of bitsets)", len(blob), s.dead.len(), v2)
+	if s.dead.len() < 1000 || 3*len(blob) > v2 {
+		t.Fatalf("blob %d bytes for %d dead states, version 2 %d", len(blob), s.dead.len(), v2)
+	}
+}
