@@ -13,7 +13,8 @@ import (
 )
 
 // jobRequest is the body of POST /v1/jobs. A bare level (an object with a
-// "kind" field) is accepted too.
+// "kind" field, or one a kind recognises without it, such as a community
+// sheep file) is accepted too.
 type jobRequest struct {
 	Level    json.RawMessage `json:"level"`
 	Priority string          `json:"priority"`
@@ -44,14 +45,12 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var req jobRequest
-	var probe struct {
-		Kind json.RawMessage `json:"kind"`
-	}
+	var probe map[string]json.RawMessage
 	if err := json.Unmarshal(body, &probe); err != nil {
 		writeLevelError(w, solver.DecodeError(err))
 		return
 	}
-	if probe.Kind != nil {
+	if s.cfg.Registry.IsLevel(body) {
 		req.Level = body
 	} else if err := solver.DecodeStrict(body, &req); err != nil {
 		writeLevelError(w, err)

@@ -41,7 +41,16 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Parse reads the "kind" field of a level and hands data to that kind.
+// Detector is implemented by kinds whose level files may come without a
+// "kind" field (sheep's community files). DetectLevel reports whether a JSON
+// object without "kind", given as its top-level fields, is such a file; it
+// must not claim files of other kinds.
+type Detector interface {
+	DetectLevel(fields map[string]json.RawMessage) bool
+}
+
+// Parse reads the "kind" field of a level, or, when it is missing, asks the
+// kinds that are Detectors, and hands data to that kind.
 func (r *Registry) Parse(data []byte) (Level, error) {
 	var head struct {
 		Kind *string `json:"kind"`
@@ -50,6 +59,9 @@ func (r *Registry) Parse(data []byte) (Level, error) {
 		return nil, DecodeError(err)
 	}
 	if head.Kind == nil {
+		if k := r.detect(data); k != nil {
+			return k.Parse(data)
+		}
 		return nil, &FieldError{Field: "kind", Reason: "missing; one of " + fmt.Sprint(r.Names())}
 	}
 	k, ok := r.kinds[*head.Kind]
@@ -57,6 +69,46 @@ func (r *Registry) Parse(data []byte) (Level, error) {
 		return nil, &FieldError{Field: "kind", Reason: fmt.Sprintf("unknown kind %q; one of %v", *head.Kind, r.Names())}
 	}
 	return k.Parse(data)
+}
+
+// IsLevel reports whether data is a JSON object that names its kind or
+// that a kind recognises without one: a bare level rather than a wrapper
+// such as {"level": …}.
+func (r *Registry) IsLevel(data []byte) bool {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil || fields == nil {
+		return false
+	}
+	if _, ok := fields["kind"]; ok {
+		return true
+	}
+	return r.detectFields(fields) != nil
+}
+
+// detect returns the one kind that recognises data, or nil.
+func (r *Registry) detect(data []byte) Kind {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil || fields == nil {
+		return nil
+	}
+	return r.detectFields(fields)
+}
+
+// detectFields returns the kind that recognises a level without "kind";
+// nil when none or more than one does (then the file must say).
+func (r *Registry) detectFields(fields map[string]json.RawMessage) Kind {
+	var found Kind
+	for _, name := range r.Names() {
+		d, ok := r.kinds[name].(Detector)
+		if !ok || !d.DetectLevel(fields) {
+			continue
+		}
+		if found != nil {
+			return nil
+		}
+		found = r.kinds[name]
+	}
+	return found
 }
 
 // KindOf returns the Kind that a parsed level belongs to.

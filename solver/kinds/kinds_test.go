@@ -47,3 +47,25 @@ func TestEveryKindIsRegistered(t *testing.T) {
 		}
 	}
 }
+
+// TestKindlessCommunitySheep: the registry recognises a community sheep
+// file without "kind"; other kindless objects still name the missing kind.
+func TestKindlessCommunitySheep(t *testing.T) {
+	reg := Registry()
+	community := []byte(`{"map_seed":[1,2],"levelData":{"1":[{"id":"a","type":1,"rolNum":0,"rowNum":0,"layerNum":1}]}}`)
+	lvl, err := reg.Parse(community)
+	if err != nil || lvl.Kind() != "sheep" {
+		t.Fatalf("community file: %v", err)
+	}
+	if !reg.IsLevel(community) || !reg.IsLevel([]byte(`{"kind":"zuma"}`)) {
+		t.Fatal("IsLevel misses a level")
+	}
+	for _, data := range []string{`{"values":[1,2]}`, `{"level":{"kind":"twoends","values":[1]}}`, `[]`, `null`} {
+		if reg.IsLevel([]byte(data)) {
+			t.Fatalf("IsLevel(%s) = true", data)
+		}
+		if _, err := reg.Parse([]byte(data)); err == nil {
+			t.Fatalf("Parse(%s) accepted", data)
+		}
+	}
+}

@@ -71,7 +71,8 @@ func (t *benchTally) report(b *testing.B) {
 
 // BenchmarkRealistic100 solves 100 generated realistic levels (half built
 // solvable) with a 10 s budget each, with the exact search and with the
-// plain-DFS baseline, in the same run. Run with -benchtime=1x.
+// plain-DFS baseline and sheep/2 (without projection proofs), in the same
+// run. Run with -benchtime=1x.
 func BenchmarkRealistic100(b *testing.B) {
 	levels := benchLevels(b, 100)
 	budget := solver.Budget{MaxMS: benchBudget()}
@@ -81,6 +82,20 @@ func BenchmarkRealistic100(b *testing.B) {
 			for k, g := range levels {
 				start := time.Now()
 				res := solveVerified(b, g.Level, solver.Options{Budget: budget})
+				t.add(res.Verdict, k%2 == 1, time.Since(start), res.Stats.Nodes)
+			}
+			t.report(b)
+		}
+	})
+	b.Run("solver=sheep2", func(b *testing.B) {
+		for range b.N {
+			var t benchTally
+			for k, g := range levels {
+				start := time.Now()
+				res, err := solveWith(context.Background(), g.Level, solver.Options{Budget: budget}, sheep2ScheduleFor(g.Level))
+				if err != nil {
+					b.Fatal(err)
+				}
 				t.add(res.Verdict, k%2 == 1, time.Since(start), res.Stats.Nodes)
 			}
 			t.report(b)

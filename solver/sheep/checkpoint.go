@@ -8,39 +8,97 @@ import (
 	mathbits "math/bits"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 2:
+// Checkpoint payload (inside the solver.Meter envelope), version 3:
 //
 //	"SH" 0x02 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
-//	| uvarint dead states | each as the removed-set bitset (8-byte words)
+//	| uvarint dead states | each, newest first, as the tiles in which its
+//	  removed set differs from the previous one's (the first: from the
+//	  empty set): uvarint count, then uvarint gaps between tile indices
+//	| projection phase: 0x00 (none) or 0x01 | uvarint subset size
+//	  | uvarint subset mask | uvarint nodes spent on earlier subsets
+//	  | uvarint earlier subsets
+//	  | 0x00 (projection search not started) or 0x01 | uvarint length
+//	  | the projection search's own payload (this format)
 //	| FNV-64a checksum of everything before (8 bytes)
+//
+// Version 3 (sheep/3) added the projection phase; payloads of version 2
+// are rejected as an unknown version, and the worker starts afresh.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
 // frame but the top one. A limited pass (search.go) saves its whole
 // transposition table: where it stops depends on its node count, which
 // depends on the table, so a resumed pass needs the same table to stop at
-// the same place. The unlimited last pass keeps only the most recent dead
-// states (at most savedDeadBytes); the search rebuilds the rest. There any
+// the same place. The unlimited last pass keeps the most recent dead
+// states that fit in savedDeadBytes; the search rebuilds the rest. Dead
+// states found one after the other lie close in the DFS and differ in a
+// few tiles, so the difference code takes a few bytes per state instead
+// of a bitset of the whole level (40 bytes at 300 tiles). There any
 // subset of dead states gives the same answer (a dead state holds no win,
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x02"
+const payloadMagic = "SH\x03"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint.
 const savedDeadBytes = 512 << 10
 
 // maxSavedDead is how many dead states a checkpoint of the current pass
-// may hold: a limited pass records at most one per node.
+// may hold: a limited pass records at most one per node, and a state
+// takes at least one byte.
 func (s *search) maxSavedDead() int {
 	if l := s.sched.limit(s.pass); l > 0 {
 		return int(l)
 	}
-	return savedDeadBytes / (8 * s.dead.w)
+	return savedDeadBytes
+}
+
+// encodeDead appends the dead states: all of a limited pass's, the newest
+// that fit in savedDeadBytes of the unlimited pass's.
+func (s *search) encodeDead(buf []byte) []byte {
+	d := s.dead
+	budget := savedDeadBytes
+	if s.sched.limit(s.pass) > 0 {
+		budget = 1 << 62
+	}
+	var body []byte
+	prev := make([]uint64, d.w)
+	k := 0
+	for e := d.len() - 1; e >= 0; e-- {
+		key := d.keys[e*d.w : (e+1)*d.w]
+		mark := len(body)
+		body = appendDiff(body, prev, key)
+		if len(body) > budget {
+			body = body[:mark]
+			break
+		}
+		copy(prev, key)
+		k++
+	}
+	buf = binary.AppendUvarint(buf, uint64(k))
+	return append(buf, body...)
+}
+
+// appendDiff appends the tiles in which key differs from prev.
+func appendDiff(buf []byte, prev, key []uint64) []byte {
+	count := 0
+	for j := range key {
+		count += mathbits.OnesCount64(prev[j] ^ key[j])
+	}
+	buf = binary.AppendUvarint(buf, uint64(count))
+	last := 0
+	for j := range key {
+		for bits := prev[j] ^ key[j]; bits != 0; bits &= bits - 1 {
+			i := j*64 + mathbits.TrailingZeros64(bits)
+			buf = binary.AppendUvarint(buf, uint64(i-last))
+			last = i
+		}
+	}
+	return buf
 }
 
 var errPayload = errors.New("sheep: bad checkpoint payload")
@@ -65,12 +123,8 @@ func (s *search) encode() []byte {
 	for _, t := range s.best {
 		buf = binary.AppendUvarint(buf, uint64(t))
 	}
-	d := s.dead
-	k := min(d.len(), s.maxSavedDead())
-	buf = binary.AppendUvarint(buf, uint64(k))
-	for _, word := range d.keys[(d.len()-k)*d.w:] {
-		buf = binary.LittleEndian.AppendUint64(buf, word)
-	}
+	buf = s.encodeDead(buf)
+	buf = s.encodeProjection(buf)
 	return binary.LittleEndian.AppendUint64(buf, checksum(buf))
 }
 
@@ -129,6 +183,9 @@ func (s *search) resume(p []byte) error {
 	if err := s.resumeDead(&r); err != nil {
 		return err
 	}
+	if err := s.resumeProjection(&r); err != nil {
+		return err
+	}
 	if r.err == nil && len(r.b) != 0 {
 		r.err = fmt.Errorf("%w: trailing bytes", errPayload)
 	}
@@ -155,29 +212,36 @@ func (s *search) resumeBest(r *payloadReader, n int) error {
 func (s *search) resumeDead(r *payloadReader) error {
 	d := s.dead
 	k := r.next(s.maxSavedDead() + 1)
-	if r.err != nil || len(r.b) < 8*k*d.w {
-		return fmt.Errorf("%w: dead states truncated", errPayload)
-	}
 	n := len(s.b.l.tiles)
 	key := make([]uint64, d.w)
+	h := uint64(0)
+	var keys, hashes []uint64
 	for range k {
-		h := uint64(0)
-		for j := range key {
-			key[j] = binary.LittleEndian.Uint64(r.b)
-			r.b = r.b[8:]
-			for bits := key[j]; bits != 0; bits &= bits - 1 {
-				i := j*64 + mathbits.TrailingZeros64(bits)
-				if i >= n {
-					return fmt.Errorf("%w: dead state names tile %d", errPayload, i)
-				}
-				h ^= s.b.zob[i]
+		count := r.next(n + 1)
+		i := 0
+		for c := 0; c < count && r.err == nil; c++ {
+			gap := r.next(n)
+			i += gap
+			if i >= n || (c > 0 && gap == 0) {
+				return fmt.Errorf("%w: dead state names tile %d twice or out of range", errPayload, i)
 			}
+			key[i/64] ^= 1 << (uint(i) % 64)
+			h ^= s.b.zob[i]
 		}
-		if !d.contains(h, key) {
-			d.add(h, key)
+		if r.err != nil {
+			return fmt.Errorf("%w: dead states truncated", errPayload)
+		}
+		keys = append(keys, key...)
+		hashes = append(hashes, h)
+	}
+	// Oldest first, as the table held them: the next checkpoint then
+	// writes the same bytes as an uninterrupted run's.
+	for e := len(hashes) - 1; e >= 0; e-- {
+		if key := keys[e*d.w : (e+1)*d.w]; !d.contains(hashes[e], key) {
+			d.add(hashes[e], key)
 		}
 	}
-	return nil
+	return r.err
 }
 
 type payloadReader struct {
@@ -197,4 +261,59 @@ func (r *payloadReader) next(limit int) int {
 	}
 	r.b = r.b[k:]
 	return int(v)
+}
+
+// encodeProjection appends the projection phase (pass 0 only).
+func (s *search) encodeProjection(buf []byte) []byte {
+	c := s.cursor
+	if c == nil || s.pass != 0 {
+		return append(buf, 0)
+	}
+	buf = append(buf, 1)
+	buf = binary.AppendUvarint(buf, uint64(c.size))
+	buf = binary.AppendUvarint(buf, c.mask)
+	buf = binary.AppendUvarint(buf, uint64(c.spent))
+	buf = binary.AppendUvarint(buf, uint64(c.tried))
+	if c.sub == nil {
+		return append(buf, 0)
+	}
+	sub := c.sub.encode()
+	buf = append(buf, 1)
+	buf = binary.AppendUvarint(buf, uint64(len(sub)))
+	return append(buf, sub...)
+}
+
+// resumeProjection restores the projection phase written by
+// encodeProjection, checking it against the plan.
+func (s *search) resumeProjection(r *payloadReader) error {
+	flag := r.next(2)
+	if r.err != nil || flag == 0 {
+		return r.err
+	}
+	lo, hi := s.projectionRange()
+	if s.pass != 0 || s.sched.proj.total == 0 || lo > hi {
+		return fmt.Errorf("%w: projection phase outside pass 0", errPayload)
+	}
+	k := len(s.b.l.types)
+	c := &projCursor{size: r.next(hi + 1)}
+	c.mask = uint64(r.next(1 << k))
+	c.spent = int64(r.next(int(s.sched.proj.total) + 1))
+	c.tried = r.next(s.sched.proj.subsets + 1)
+	if r.err != nil || c.size < lo || mathbits.OnesCount64(c.mask) != c.size {
+		return fmt.Errorf("%w: bad projection subset", errPayload)
+	}
+	s.cursor = c
+	if r.next(2) == 0 {
+		return r.err
+	}
+	n := r.next(len(r.b) + 1)
+	if r.err != nil {
+		return r.err
+	}
+	c.sub = s.newProjection(closure(s.b.l))
+	if err := c.sub.resume(r.b[:n]); err != nil {
+		return fmt.Errorf("projection: %w", err)
+	}
+	r.b = r.b[n:]
+	return nil
 }

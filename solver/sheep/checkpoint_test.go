@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,5 +207,82 @@ func TestResumeLimitedPassesExact(t *testing.T) {
 	}
 	if resumes < 10 {
 		t.Fatalf("only %d resumes", resumes)
+	}
+}
+
+// TestUnlimitedPassCheckpointKeepsMore: the difference code keeps several
+// times the dead states that the bitsets of version 2 kept in the same
+// savedDeadBytes, and the blob stays within that bound.
+func TestUnlimitedPassCheckpointKeepsMore(t *testing.T) {
+	t.Parallel()
+	l := hardLevel(t)
+	var blob []byte
+	res := solveVerifiedWith(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: 400_000},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
+	}, schedule{})
+	if res.Verdict != solver.Unknown || blob == nil {
+		t.Fatalf("hard level %s", res.Verdict)
+	}
+	m, _ := solver.NewMeter(t.Context(), solver.Options{})
+	s := newSearch(l, m, schedule{})
+	if err := s.resume(blob[20:]); err != nil {
+		t.Fatal(err)
+	}
+	v2 := savedDeadBytes / (8 * s.dead.w)
+	t.Logf("blob %d bytes, %d dead states restored (version 2 kept %d)", len(blob), s.dead.len(), v2)
+	if s.dead.len() < 3*v2 || len(blob) > savedDeadBytes+64<<10 {
+		t.Fatalf("blob %d bytes restores %d dead states, version 2 kept %d", len(blob), s.dead.len(), v2)
+	}
+}
+
+// TestResumeRejectsVersion2: a sheep/2 payload (magic "SH\x02") is
+// rejected cleanly, so the worker starts the search afresh.
+func TestResumeRejectsVersion2(t *testing.T) {
+	t.Parallel()
+	l := hardLevel(t)
+	var blob []byte
+	solveVerified(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: 5000},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
+	})
+	old := append([]byte(nil), blob...)
+	old[20+2] = 0x02
+	_, err := Solve(t.Context(), l, solver.Options{Resume: old})
+	if err == nil || !strings.Contains(err.Error(), "unknown version") {
+		t.Fatalf("version 2 payload: err %v", err)
+	}
+}
+
+// TestLimitedPassCheckpointSmall: a checkpoint at the end of the first
+// limited pass of a 300-tile level holds its whole table (up to 32,768
+// states, 1.3 MB as version 2's bitsets) in far fewer bytes.
+func TestLimitedPassCheckpointSmall(t *testing.T) {
+	t.Parallel()
+	g, err := Generate(rand.New(rand.NewPCG(1, 99)), GenerateOpts{Tiles: 300, Slots: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := g.Level
+	var blob []byte
+	res := solveVerified(t, l, solver.Options{
+		Budget:          solver.Budget{MaxNodes: restartSchedule.first},
+		CheckpointEvery: time.Hour,
+		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
+	})
+	if res.Verdict != solver.Unknown || blob == nil {
+		t.Fatalf("300-tile level %s within the first pass", res.Verdict)
+	}
+	m, _ := solver.NewMeter(t.Context(), solver.Options{})
+	s := newSearch(l, m, restartSchedule)
+	if err := s.resume(blob[20:]); err != nil {
+		t.Fatal(err)
+	}
+	v2 := s.dead.len() * 8 * s.dead.w
+	t.Logf("blob %d bytes for %d dead states (version 2: %d bytes of bitsets)", len(blob), s.dead.len(), v2)
+	if s.dead.len() < 1000 || 3*len(blob) > v2 {
+		t.Fatalf("blob %d bytes for %d dead states, version 2 %d", len(blob), s.dead.len(), v2)
 	}
 }

@@ -1,6 +1,7 @@
 package sheep
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -9,47 +10,79 @@ import (
 	"github.com/puzzled/puzzled/solver"
 )
 
-// communityTile is one tile of a community level file. moldType 2 marks a
-// blind-pile tile; it is played like any other tile. blockNode is a
-// runtime field of the game and is ignored.
-type communityTile struct {
-	ID        *string         `json:"id"`
-	Type      *int            `json:"type"`
-	RolNum    *int            `json:"rolNum"`
-	RowNum    *int            `json:"rowNum"`
-	LayerNum  *int            `json:"layerNum"`
-	MoldType  *int            `json:"moldType"`
-	BlockNode json.RawMessage `json:"blockNode"`
+// Community level files come from the game and from capture tools, each
+// adding fields of its own (map_seed, map_seed_2, operations, ...). They
+// load as they are: the fields we use are validated strictly, fields of
+// the documented format we do not use are accepted silently, and any
+// other field, at the top level or inside a tile, is ignored and named in
+// Level.IgnoredFields (and so in the result's details), so nobody wonders
+// what was dropped.
+
+// communityTop lists the documented top-level fields; only levelData is
+// used. "kind" is optional so the files load as they are.
+var communityTop = map[string]bool{
+	"kind": true, "widthNum": true, "heightNum": true, "levelKey": true,
+	"blockTypeData": true, "levelData": true,
 }
 
-// communityLevel is the level file format of the community tools. Only
-// levelData is used; the other fields are accepted and ignored. "kind" is
-// optional so the files load as they are (the registry needs it, though).
-type communityLevel struct {
-	Kind          *string                    `json:"kind"`
-	WidthNum      json.RawMessage            `json:"widthNum"`
-	HeightNum     json.RawMessage            `json:"heightNum"`
-	LevelKey      json.RawMessage            `json:"levelKey"`
-	BlockTypeData json.RawMessage            `json:"blockTypeData"`
-	LevelData     map[string][]communityTile `json:"levelData"`
+// communityTileFields lists the documented tile fields. moldType 2 marks a
+// blind-pile tile, played like any other; blockNode is a runtime field of
+// the game. Neither changes the level.
+var communityTileFields = map[string]bool{
+	"id": true, "type": true, "rolNum": true, "rowNum": true, "layerNum": true,
+	"moldType": true, "blockNode": true,
+}
+
+// maxIgnoredFields bounds the names kept: a hostile file cannot make the
+// details arbitrarily large.
+const maxIgnoredFields = 32
+
+type ignoredSet map[string]bool
+
+func (s ignoredSet) add(name string) {
+	if len(s) < maxIgnoredFields {
+		s[name] = true
+	}
+}
+
+func (s ignoredSet) sorted() []string {
+	out := make([]string, 0, len(s))
+	for n := range s {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func parseCommunity(data []byte) (*Level, error) {
-	var in communityLevel
-	if err := solver.DecodeStrict(data, &in); err != nil {
+	var top map[string]json.RawMessage
+	if err := decodeOne(data, &top); err != nil {
 		return nil, err
 	}
-	if in.Kind != nil && *in.Kind != Name {
-		return nil, solver.Errorf("kind", "must be %q, got %q", Name, *in.Kind)
+	ignored := ignoredSet{}
+	for k := range top {
+		if !communityTop[k] {
+			ignored.add(k)
+		}
 	}
-	keys := make([]string, 0, len(in.LevelData))
+	if raw, ok := top["kind"]; ok {
+		var kind string
+		if err := decodeField("kind", raw, &kind); err != nil {
+			return nil, err
+		}
+		if kind != Name {
+			return nil, solver.Errorf("kind", "must be %q, got %q", Name, kind)
+		}
+	}
+	var layers map[string][]map[string]json.RawMessage
+	if err := decodeField("levelData", top["levelData"], &layers); err != nil {
+		return nil, err
+	}
+	keys := make([]string, 0, len(layers))
 	n := 0
-	for k, ts := range in.LevelData {
+	for k, ts := range layers {
 		keys = append(keys, k)
 		n += len(ts)
-		if n > MaxTiles {
-			break
-		}
 	}
 	if err := checkCount(n, "levelData"); err != nil {
 		return nil, err
@@ -57,8 +90,16 @@ func parseCommunity(data []byte) (*Level, error) {
 	sort.Strings(keys)
 	raw := make([]rawTile, 0, n)
 	for _, k := range keys {
-		for i, t := range in.LevelData[k] {
+		for i, t := range layers[k] {
 			f := fmt.Sprintf("levelData[%s][%d]", strconv.Quote(k), i)
+			if t == nil {
+				return nil, solver.Errorf(f, "must be an object, got null")
+			}
+			for name := range t {
+				if !communityTileFields[name] {
+					ignored.add("levelData[*][*]." + name)
+				}
+			}
 			r, err := communityRaw(f, t)
 			if err != nil {
 				return nil, err
@@ -66,35 +107,95 @@ func parseCommunity(data []byte) (*Level, error) {
 			raw = append(raw, r)
 		}
 	}
-	return build(DefaultSlots, DefaultTileSize, true, raw)
+	l, err := build(DefaultSlots, DefaultTileSize, true, raw)
+	if err != nil {
+		return nil, err
+	}
+	l.ignored = ignored.sorted()
+	return l, nil
 }
 
-func communityRaw(f string, t communityTile) (rawTile, error) {
+func communityRaw(f string, t map[string]json.RawMessage) (rawTile, error) {
 	r := rawTile{field: f}
-	if t.ID == nil {
+	var id *string
+	if err := decodeField(f+".id", t["id"], &id); err != nil {
+		return r, err
+	}
+	if id == nil {
 		return r, solver.Errorf(f+".id", "missing")
 	}
-	r.ID = *t.ID
-	if t.Type == nil {
+	r.ID = *id
+	typ, err := intField(f+".type", t["type"])
+	if err != nil {
+		return r, err
+	}
+	switch {
+	case typ == nil:
 		return r, solver.Errorf(f+".type", "missing")
-	}
-	if *t.Type == 0 {
+	case *typ == 0:
 		return r, solver.Errorf(f+".type", "0 means no type assigned yet; assign every tile a type (1 or more) before solving")
+	case *typ < 0 || *typ > MaxTypeValue:
+		return r, solver.Errorf(f+".type", "must be in [1, %d], got %d", MaxTypeValue, *typ)
 	}
-	if *t.Type < 0 || *t.Type > MaxTypeValue {
-		return r, solver.Errorf(f+".type", "must be in [1, %d], got %d", MaxTypeValue, *t.Type)
-	}
-	r.Type = *t.Type
-	if t.MoldType != nil && *t.MoldType < 0 {
-		return r, solver.Errorf(f+".moldType", "must not be negative, got %d", *t.MoldType)
-	}
-	var err error
-	if r.X, err = intIn(f+".rolNum", t.RolNum, -1, 0, MaxCoord); err != nil {
+	r.Type = *typ
+	mold, err := intField(f+".moldType", t["moldType"])
+	if err != nil {
 		return r, err
 	}
-	if r.Y, err = intIn(f+".rowNum", t.RowNum, -1, 0, MaxCoord); err != nil {
-		return r, err
+	if mold != nil && *mold < 0 {
+		return r, solver.Errorf(f+".moldType", "must not be negative, got %d", *mold)
 	}
-	r.Layer, err = intIn(f+".layerNum", t.LayerNum, -1, 0, MaxLayer)
-	return r, err
+	for _, c := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{{"rolNum", &r.X, MaxCoord}, {"rowNum", &r.Y, MaxCoord}, {"layerNum", &r.Layer, MaxLayer}} {
+		v, err := intField(f+"."+c.name, t[c.name])
+		if err != nil {
+			return r, err
+		}
+		if *c.dst, err = intIn(f+"."+c.name, v, -1, 0, c.max); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// intField decodes an optional integer; null counts as absent.
+func intField(field string, raw json.RawMessage) (*int, error) {
+	var v *int
+	err := decodeField(field, raw, &v)
+	return v, err
+}
+
+// decodeField decodes one field's raw JSON (nil: absent, v untouched) and
+// names field in the error.
+func decodeField(field string, raw json.RawMessage, v any) error {
+	if raw == nil {
+		return nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		fe := solver.DecodeError(err)
+		if e, ok := fe.(*solver.FieldError); ok {
+			inner := e.Field
+			e.Field = field
+			if inner != "" && inner != "(level)" {
+				e.Field = field + "." + inner
+			}
+		}
+		return fe
+	}
+	return nil
+}
+
+// decodeOne decodes one JSON object, rejecting trailing data.
+func decodeOne(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(v); err != nil {
+		return solver.DecodeError(err)
+	}
+	if dec.More() {
+		return &solver.FieldError{Reason: "invalid JSON: data after the level object"}
+	}
+	return nil
 }

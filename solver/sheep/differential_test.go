@@ -2,6 +2,7 @@ package sheep
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -51,10 +52,14 @@ func TestDifferentialOracle(t *testing.T) {
 			}
 		}
 		counts[string(res.Verdict)+" "+res.Proof]++
+		if strings.HasPrefix(tiny.Proof, "projection:") {
+			counts["projection (restart schedule)"]++
+		}
 	}
 	t.Logf("%d levels: %v", levels, counts)
 	if counts["solved "] < levels/2 || counts["unsolvable exhaustive"] < levels/20 ||
-		counts["unsolvable precheck:type-count"] == 0 || counts["unsolvable precheck:slots"] == 0 {
+		counts["unsolvable precheck:type-count"] == 0 || counts["unsolvable precheck:slots"] == 0 ||
+		counts["projection (restart schedule)"] == 0 {
 		t.Fatalf("random levels do not cover the verdicts: %v", counts)
 	}
 }

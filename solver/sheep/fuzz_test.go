@@ -21,6 +21,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":["b"]},{"id":"b","type":1,"covers":["a"]}]}`))
 	f.Add([]byte(`{"levelData":{"1":[{"id":"a","type":0,"rolNum":0,"rowNum":0,"layerNum":1}]}}`))
+	f.Add([]byte(captureShaped))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l, err := Parse(data)
 		if err != nil {

@@ -13,6 +13,11 @@ type GenerateOpts struct {
 	Types    int  // distinct tile types
 	Slots    int  // tray size
 	Solvable bool // build the types along a winning line
+	// Mounds > 0 makes every layer gather tightly around one of Mounds
+	// fixed centres, so the layers stack into deep towers as in the
+	// game's own layouts (a real-style layout); 0 keeps a random centre
+	// and spread per layer.
+	Mounds int
 }
 
 // Generated is a generated level; Witness is a winning line (tile ids in
@@ -111,8 +116,16 @@ func genGeometry(rng *rand.Rand, o GenerateOpts) []rawTile {
 	}
 	counts := splitCounts(rng, main, o.Layers)
 	spread := 4 + rng.IntN(48) // how loosely a layer gathers around its centre
+	var centres [][2]int
+	for range o.Mounds {
+		centres = append(centres, [2]int{genWidth/4 + rng.IntN(genWidth/2), genMainY/4 + rng.IntN(genMainY/2)})
+	}
 	for layer := 1; layer <= o.Layers; layer++ {
-		raw = append(raw, genLayer(rng, layer, counts[layer-1], spread)...)
+		var centre *[2]int
+		if len(centres) > 0 {
+			centre, spread = &centres[rng.IntN(len(centres))], 4
+		}
+		raw = append(raw, genLayer(rng, layer, counts[layer-1], spread, centre)...)
 	}
 	return raw
 }
@@ -148,7 +161,8 @@ func allFull(counts []int) bool {
 // genLayer places k tiles of one layer on distinct cells of its grid; the
 // grid is shifted by half a tile on alternate layers, and the tiles gather
 // in a random sub-rectangle so layers stack into mounds.
-func genLayer(rng *rand.Rand, layer, k, spread int) []rawTile {
+// A non-nil centre replaces the layer's random one.
+func genLayer(rng *rand.Rand, layer, k, spread int, centre *[2]int) []rawTile {
 	ox, oy := 4*(layer%2), 4*((layer/2)%2)
 	var cells [][2]int
 	for x := ox; x+DefaultTileSize <= genWidth; x += DefaultTileSize {
@@ -157,6 +171,9 @@ func genLayer(rng *rand.Rand, layer, k, spread int) []rawTile {
 		}
 	}
 	cx, cy := genWidth/4+rng.IntN(genWidth/2), genMainY/4+rng.IntN(genMainY/2)
+	if centre != nil {
+		cx, cy = centre[0], centre[1]
+	}
 	rng.Shuffle(len(cells), func(i, j int) { cells[i], cells[j] = cells[j], cells[i] })
 	// Prefer cells near the layer's centre: sort a prefix by distance.
 	dist := func(c [2]int) int { return abs(c[0]-cx) + abs(c[1]-cy) + rng.IntN(spread) }

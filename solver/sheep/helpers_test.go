@@ -81,8 +81,9 @@ func coversLevel(rng *rand.Rand, kinds []int, slots int) []byte {
 }
 
 // tinySchedule makes even small levels go through many passes: limited
-// plain, restarts with shuffled orders, then the unlimited last pass.
-var tinySchedule = schedule{first: 40, restart: 15, restarts: 25}
+// plain, projection proofs, restarts with shuffled orders, then the
+// unlimited last pass.
+var tinySchedule = schedule{first: 40, restart: 15, restarts: 25, proj: projectionPlan{extra: 2, subsets: 12, perNodes: 30, total: 300}}
 
 // hardLevel is a realistic level with a tray of 4: far too hard to win or
 // refute within a small budget, so solves of it end unknown.

@@ -36,6 +36,9 @@ type Level struct {
 	beneath []int32
 
 	canonical []byte
+	// ignored names the fields of a community file that are not part of
+	// its documented format (community.go); not part of the canonical form.
+	ignored []string
 }
 
 // Kind implements solver.Level.
@@ -44,6 +47,11 @@ func (l *Level) Kind() string { return Name }
 // Canonical implements solver.Level: compact native JSON, "kind" first,
 // tiles sorted by id.
 func (l *Level) Canonical() []byte { return l.canonical }
+
+// IgnoredFields names the fields of a community file that were ignored
+// because they are not part of the format ("map_seed",
+// "levelData[*][*].extra"), sorted; nil for native files.
+func (l *Level) IgnoredFields() []string { return append([]string(nil), l.ignored...) }
 
 // Slots is the tray size: holding this many tiles loses the game.
 func (l *Level) Slots() int { return l.slots }

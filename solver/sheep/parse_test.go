@@ -73,7 +73,12 @@ func TestParseErrors(t *testing.T) {
 		{"cycle", tile(`{"id":"a","type":1,"covers":["b"]},{"id":"b","type":1,"covers":["c"]},{"id":"c","type":1,"covers":["a"]}`), "covers", "cycle"},
 		{"community type 0", `{"levelData":{"1":[{"id":"a","type":0,"rolNum":0,"rowNum":0,"layerNum":1,"moldType":1}]}}`, `levelData["1"][0].type`, "no type assigned"},
 		{"community missing layer", `{"levelData":{"1":[{"id":"a","type":2,"rolNum":0,"rowNum":0,"moldType":1}]}}`, `levelData["1"][0].layerNum`, "missing"},
-		{"community unknown field", `{"levelData":{},"extra":1}`, "extra", "unknown field"},
+		{"community string coordinate", `{"levelData":{"1":[{"id":"a","type":2,"rolNum":"0","rowNum":0,"layerNum":1}]}}`, `levelData["1"][0].rolNum`, "must be a number"},
+		{"community numeric id", `{"levelData":{"1":[{"id":7,"type":2,"rolNum":0,"rowNum":0,"layerNum":1}]}}`, `levelData["1"][0].id`, "must be a string"},
+		{"community fraction type", `{"levelData":{"1":[{"id":"a","type":2.5,"rolNum":0,"rowNum":0,"layerNum":1}]}}`, `levelData["1"][0].type`, "must be a number"},
+		{"community null tile", `{"levelData":{"1":[null]}}`, `levelData["1"][0]`, "must be an object"},
+		{"community layers not object", `{"levelData":[1,2]}`, "levelData", "must be an object"},
+		{"community kind not string", `{"kind":1,"levelData":{}}`, "kind", "must be a string"},
 		{"community empty", `{"levelData":{}}`, "levelData", "no tiles"},
 		{"community wrong kind", `{"kind":"zuma","levelData":{"1":[]}}`, "kind", "must be"},
 	}

@@ -26,6 +26,9 @@ import (
 type schedule struct {
 	first, restart int64 // node limits of pass 0 (0: none) and of each restart
 	restarts       int
+	// proj runs projection proofs (project.go) when a limited pass 0
+	// ends undecided, before the restarts; its zero value is sheep/2.
+	proj projectionPlan
 }
 
 // restartSchedule is for large levels: most realistic levels are won
@@ -33,7 +36,18 @@ type schedule struct {
 // sets (seeds 1–100 and 1–300 of other streams) after up to ~70 restarts.
 // After 512 restarts (~4M nodes) the search settles for the exact last
 // pass.
-var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512}
+var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, proj: defaultProjections}
+
+// sheep2Schedule is restartSchedule as sheep/2 ran it, without projection
+// proofs: the benchmark's baseline in the same run.
+var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512}
+
+// defaultProjections: 48 subsets of the fewest useful types and one more,
+// at most 4096 nodes each (about 0.1 s in all), spent only on levels pass
+// 0 did not decide. On real-size deals of 14 types they have not fired so
+// far (projections onto 4–5 types stay solvable, larger ones do not
+// exhaust); on small levels they do, see TestProjectionProofsAgainstOracle.
+var defaultProjections = projectionPlan{extra: 1, subsets: 48, perNodes: 4096, total: 1 << 18}
 
 // exhaustFirstTiles: levels up to this size get one unlimited plain pass
 // straight away. Of 200 random levels of 36–93 tiles with 3–5 slots it
@@ -93,6 +107,10 @@ type search struct {
 	best        []int32 // best partial line over all passes: most tiles cleared, first found
 	bestCleared int
 	fp          uint64 // level fingerprint, checked on resume
+
+	cursor    *projCursor // the projection phase (pass 0 only), see project.go
+	parent    *search     // a projection's search: its checkpoints are the parent's
+	projected uint64      // on outProjected: the types of the unsolvable projection
 }
 
 // outcome is how a search ended.
@@ -103,6 +121,7 @@ const (
 	outExhausted
 	outStopped
 	outPassLimit
+	outProjected // a projection is unsolvable; search.projected names it
 )
 
 func newSearch(l *Level, m *solver.Meter, sched schedule) *search {
@@ -113,6 +132,14 @@ func newSearch(l *Level, m *solver.Meter, sched schedule) *search {
 		fp:    fingerprint(l),
 		sched: sched,
 	}
+}
+
+// root is the search whose state checkpoints save.
+func (s *search) root() *search {
+	for s.parent != nil {
+		s = s.parent
+	}
+	return s
 }
 
 // pushFrame generates the moves of the current state.
@@ -130,6 +157,17 @@ func (s *search) solve() outcome {
 		out := s.run()
 		if out != outPassLimit {
 			return out
+		}
+		// Projections run where pass 0 stopped: an interrupted attempt
+		// leaves pass 0's checkpoint, so a resume repeats them exactly.
+		if s.pass == 0 && s.sched.proj.total > 0 {
+			switch out, mask := s.proveByProjection(); out {
+			case projProven:
+				s.projected = mask
+				return outProjected
+			case projStopped:
+				return outStopped
+			}
 		}
 		s.nextPass()
 	}
@@ -161,7 +199,7 @@ func (s *search) run() outcome {
 			continue
 		}
 		if s.m.CheckpointDue() {
-			s.m.Checkpoint(s.encode())
+			s.m.Checkpoint(s.root().encode())
 		}
 		if limit > 0 && s.passNodes >= limit {
 			return outPassLimit

@@ -15,16 +15,24 @@
 // community level files (widthNum, heightNum, levelKey, blockTypeData,
 // levelData with rolNum/rowNum/layerNum/moldType tiles, tile size 8). The
 // canonical form is the native one with tiles sorted by id, so both formats
-// of one level hash the same.
+// of one level hash the same. Community files load as they are found:
+// fields outside that format (map_seed, map_seed_2, operations, extra tile
+// fields) are ignored and named by [Level.IgnoredFields]; the fields used
+// are validated strictly. The native format rejects unknown fields. The
+// kind implements solver.Detector, so a community file needs no "kind".
 //
 // # Results
 //
 // Plan is the array of tile ids in click order. Details holds "tiles" (the
-// number of tiles) and "cleared" (tiles that vanished along Plan). Solved
+// number of tiles), "cleared" (tiles that vanished along Plan) and, for a
+// community file with fields outside its format, "ignored_fields". Solved
 // plans clear every tile; unknown and exhaustive-unsolvable results carry
 // the best partial line found (most tiles cleared, never a losing click).
 // Unsolvable results say how in Proof: "precheck:type-count",
-// "precheck:slots" or "exhaustive".
+// "precheck:slots", "exhaustive", or "projection:types=V,..." (the level
+// kept to those type values, with the transitive cover relation, was
+// searched to exhaustion; project.go proves this sound, Verify repeats
+// that search).
 //
 // # Limits
 //
@@ -46,15 +54,25 @@
 // searched in passes, each from the start with a fresh table: a limited
 // first pass, short restarts whose move order is perturbed by a per-pass
 // random bonus, then an unlimited pass with the plain order; smaller
-// levels get the unlimited pass at once. Any pass may win; any pass that
-// exhausts the start proves the level unsolvable. Checkpoints hold the
-// pass, the DFS path as move indices and dead states: the whole table of
-// a limited pass (so a resumed run stops the pass where an uninterrupted
-// one would), the most recent part of the unlimited pass's.
+// levels get the unlimited pass at once. Between the first pass and the
+// restarts, projections onto a few type subsets are searched for a proof
+// (project.go). Any pass may win; any pass that exhausts the start proves
+// the level unsolvable. Checkpoints (payload version 3) hold the pass,
+// the DFS path as move indices, the projection phase and dead states,
+// coded as differences between consecutive states: the whole table of a
+// limited pass (so a resumed run stops the pass where an uninterrupted
+// one would), the most recent 512 KB of the unlimited pass's.
+//
+// # Deals
+//
+// [Deal] keeps a layout's tiles and deals the types anew, as the game does
+// over a fixed layout; GenerateOpts.Mounds makes generated layouts stack
+// into towers like the game's.
 package sheep
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/puzzled/puzzled/solver"
 )
@@ -84,9 +102,16 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/2" }
+func (kind) Version() string { return "sheep/3" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
+
+// DetectLevel implements solver.Detector: a JSON object with "levelData"
+// is a community sheep file, which carries no "kind".
+func (kind) DetectLevel(fields map[string]json.RawMessage) bool {
+	_, ok := fields["levelData"]
+	return ok
+}
 
 func (kind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options) (solver.Result, error) {
 	l, err := asLevel(lvl)

@@ -36,6 +36,8 @@ func solveWith(ctx context.Context, l *Level, opts solver.Options, sched schedul
 		return finish(l, m, solver.Solved, "", s.path)
 	case outExhausted:
 		return finish(l, m, solver.Unsolvable, "exhaustive", s.best)
+	case outProjected:
+		return finish(l, m, solver.Unsolvable, projectionProof(l, s.projected), s.best)
 	}
 	m.Checkpoint(s.encode())
 	res, err := finish(l, m, solver.Unknown, "", s.best)
@@ -66,6 +68,9 @@ func finish(l *Level, m *solver.Meter, v solver.Verdict, proof string, line []in
 		Plan:    plan,
 		Details: map[string]any{"tiles": len(l.tiles), "cleared": o.Cleared},
 		Stats:   m.Stats(len(line)),
+	}
+	if len(l.ignored) > 0 {
+		res.Details["ignored_fields"] = l.IgnoredFields()
 	}
 	if err := Verify(l, res); err != nil {
 		return solver.Result{}, fmt.Errorf("sheep: solver bug: %w", err)

@@ -60,6 +60,12 @@ func checkProof(l *Level, proof string, planLen int) error {
 		}
 		return nil
 	}
+	if list, ok := strings.CutPrefix(proof, "projection:types="); ok {
+		if precheckFail(l) != "" || !checkProjectionProof(l, list) {
+			return fmt.Errorf("sheep: proof %q: that projection is not proven unsolvable", proof)
+		}
+		return nil
+	}
 	name, ok := strings.CutPrefix(proof, "precheck:")
 	if !ok {
 		return fmt.Errorf("sheep: unsolvable result with unknown proof %q", proof)
@@ -79,10 +85,18 @@ func checkProof(l *Level, proof string, planLen int) error {
 }
 
 // checkDetails accepts the result's numbers as Go ints or as float64 (a
-// result read back from JSON).
+// result read back from JSON). "ignored_fields" is optional: a level read
+// back from its canonical form no longer knows what its file carried.
 func checkDetails(l *Level, d map[string]any, cleared int) error {
-	if len(d) != 2 {
-		return fmt.Errorf("sheep: details must hold exactly tiles and cleared, got %v", d)
+	want := 2
+	if v, ok := d["ignored_fields"]; ok {
+		if !stringList(v) {
+			return fmt.Errorf("sheep: details.ignored_fields = %v, want a list of field names", v)
+		}
+		want++
+	}
+	if len(d) != want {
+		return fmt.Errorf("sheep: details must hold tiles, cleared and optionally ignored_fields, got %v", d)
 	}
 	if v, ok := solver.DetailInt(d["tiles"]); !ok || v != int64(len(l.tiles)) {
 		return fmt.Errorf("sheep: details.tiles = %v, level has %d", d["tiles"], len(l.tiles))
@@ -91,4 +105,21 @@ func checkDetails(l *Level, d map[string]any, cleared int) error {
 		return fmt.Errorf("sheep: details.cleared = %v, plan clears %d", d["cleared"], cleared)
 	}
 	return nil
+}
+
+// stringList reports whether v is a list of strings, as built ([]string)
+// or read back from JSON ([]any).
+func stringList(v any) bool {
+	switch v := v.(type) {
+	case []string:
+		return true
+	case []any:
+		for _, e := range v {
+			if _, ok := e.(string); !ok {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }

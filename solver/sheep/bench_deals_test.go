@@ -1,0 +1,100 @@
+package sheep
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// realStyleLayouts are the two layouts of BenchmarkDeals, shaped like the
+// game's: 24 layers stacked into towers (Mounds), two blind piles of 8–12
+// tiles each, 14 and 15 types.
+func realStyleLayouts(tb testing.TB) map[string]*Level {
+	tb.Helper()
+	out := map[string]*Level{}
+	for name, o := range map[string]GenerateOpts{
+		"L255": {Tiles: 255, Layers: 24, Types: 14, Mounds: 1},
+		"L264": {Tiles: 264, Layers: 24, Types: 15, Mounds: 2},
+	} {
+		g, err := Generate(rand.New(rand.NewPCG(1, 0x1a70)), o)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		out[name] = g.Level
+	}
+	return out
+}
+
+// benchDeals is SHEEP_DEALS deals per layout, 20 unless set (the issue's
+// full size is 1,000).
+func benchDeals() int {
+	if v, err := strconv.Atoi(os.Getenv("SHEEP_DEALS")); err == nil && v > 0 {
+		return v
+	}
+	return 20
+}
+
+// BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
+// SHEEP_BENCH_MS per deal (default 10 s), with sheep/3 and with sheep/2
+// (the same code without projection proofs) on the same deals, in the same
+// run. Besides the verdict counts it reports proven-unsolvable deals by
+// proof kind. Run with -benchtime=1x.
+func BenchmarkDeals(b *testing.B) {
+	layouts := realStyleLayouts(b)
+	n := benchDeals()
+	budget := solver.Budget{MaxMS: benchBudget()}
+	for _, name := range []string{"L255", "L264"} {
+		var deals []*Level
+		for k := range n {
+			d, err := Deal(rand.New(rand.NewPCG(1, uint64(k))), layouts[name], 0)
+			if err != nil {
+				b.Fatal(err)
+			}
+			deals = append(deals, d)
+		}
+		for _, sv := range []struct {
+			name  string
+			sched func(*Level) schedule
+		}{{"sheep3", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
+				for range b.N {
+					var t benchTally
+					proofs := map[string]int{}
+					for _, d := range deals {
+						start := time.Now()
+						res, err := solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
+						if err != nil {
+							b.Fatal(err)
+						}
+						if err := Verify(d, res); err != nil {
+							b.Fatal(err)
+						}
+						t.add(res.Verdict, false, time.Since(start), res.Stats.Nodes)
+						if res.Verdict == solver.Unsolvable {
+							kind, _, _ := strings.Cut(res.Proof, ":types=")
+							proofs[kind]++
+						}
+					}
+					t.report(b)
+					for kind, c := range proofs {
+						b.ReportMetric(float64(c), "proof_"+strings.ReplaceAll(kind, ":", "_"))
+					}
+				}
+			})
+		}
+	}
+}
+
+// sheep2ScheduleFor is scheduleFor as sheep/2 had it.
+func sheep2ScheduleFor(l *Level) schedule {
+	if len(l.tiles) <= exhaustFirstTiles {
+		return schedule{}
+	}
+	return sheep2Schedule
+}
