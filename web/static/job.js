@@ -54,11 +54,11 @@ function player(rp) {
   const btn = (label, title, fn) => el('button', {type: 'button', title, 'aria-label': title, onclick: fn}, label);
   const playBtn = btn('▶ Play', 'play or pause (space)', () => toggle());
   const controls = el('div', {class: 'controls', role: 'toolbar', 'aria-label': 'replay'},
-    btn('⏮', 'first step (Home)', () => go(0)),
-    btn('◀', 'step back (←)', () => go(step - 1)),
+    btn('First', 'first step (Home)', () => go(0)),
+    btn('◀ Back', 'step back (←)', () => go(step - 1)),
     playBtn,
-    btn('▶|', 'step forward (→)', () => go(step + 1)),
-    btn('⏭', 'last step (End)', () => go(last)),
+    btn('Next ▶', 'step forward (→)', () => go(step + 1)),
+    btn('Last', 'last step (End)', () => go(last)),
     scrub, counter);
 
   const render = () => {
