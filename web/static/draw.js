@@ -88,7 +88,7 @@ function sheep(st, states) {
   const field = el('div', {class: 'field'});
   const last = st.cleared ? st.cleared.clicked : null;
   if (v.geometry) {
-    const unit = 6;
+    const unit = 5;
     const maxX = Math.max(0, ...all.map((t) => t.x)) + v.tile_size;
     const maxY = Math.max(0, ...all.map((t) => t.y)) + v.tile_size;
     field.style.width = maxX * unit + 'px';
@@ -121,16 +121,17 @@ function sheep(st, states) {
     const t = (v.tray || [])[i];
     tray.append(t ? tile({...t, covered: false}, {class: t.id === last ? 'last' : ''}) : el('span', {class: 'slot'}));
   }
-  const parts = [el('div', {class: 'label'}, `field — ${tiles.length} tiles left, covered ones shaded`), field,
-    el('div', {class: 'label'}, `tray — ${v.slots} slots`), tray];
+  const side = [el('div', {class: 'label'}, `tray — ${v.slots} slots`), tray];
   if (st.cleared && st.cleared.vanished) {
     const vanished = st.cleared.vanished.map((id) => all.find((t) => t.id === id)).filter(Boolean);
-    parts.push(el('div', {class: 'label'}, 'cleared by this move'),
+    side.push(el('div', {class: 'label'}, 'cleared by this move'),
       el('div', {class: 'tray'}, vanished.map((t) => tile({...t, covered: false}, {class: 'cleared'}))));
   }
-  if (v.won) parts.push(el('p', {class: 'verdict-solved'}, 'Every tile is gone: won.'));
-  if (v.lost) parts.push(el('p', {class: 'verdict-unsolvable'}, 'The tray is full: lost.'));
-  return el('div', {class: 'sheep'}, parts);
+  if (v.won) side.push(el('p', {class: 'verdict-solved'}, 'Every tile is gone: won.'));
+  if (v.lost) side.push(el('p', {class: 'verdict-unsolvable'}, 'The tray is full: lost.'));
+  return el('div', {class: 'sheep'},
+    el('div', {}, el('div', {class: 'label'}, `field — ${tiles.length} tiles left, covered ones shaded, piles counted`), field),
+    el('div', {}, side));
 }
 
 function tile(t, {style = '', badge = null, class: cls = ''}) {

@@ -22,7 +22,7 @@ export async function jobPage(id) {
 }
 
 function jobFacts(job) {
-  const dl = el('dl', {class: 'facts'});
+  const dl = el('dl', {class: 'facts wide'});
   const add = (k, v) => v !== undefined && v !== null && v !== '' && dl.append(el('dt', {}, k), el('dd', {}, v));
   const r = job.result || {};
   add('kind', job.kind);
