@@ -67,6 +67,27 @@ func TestReplayRoute(t *testing.T) {
 		t.Fatalf("replay = %+v", rp)
 	}
 
+	vals := make([]string, 2001)
+	for i := range vals {
+		vals[i] = fmt.Sprint(i % 7)
+	}
+	long, err := wc.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[`+strings.Join(vals, ",")+`]}`), client.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for long.State != "done" {
+		if time.Now().After(deadline) {
+			t.Fatalf("job not done: %+v", long)
+		}
+		time.Sleep(20 * time.Millisecond)
+		if long, err = wc.GetJob(t.Context(), long.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, body := request(t, "GET", fmt.Sprintf("%s/v1/jobs/%d/replay", w.url, long.ID), "", ""); code != 413 {
+		t.Fatalf("twoends of 2,001 values: %d %s", code, body)
+	}
+
 	for path, want := range map[string]int{"/": 302, "/ui/": 200, "/ui/jobs/1": 200, "/ui/assets/app.js": 200, "/ui/jobs/x": 404, "/nope": 404} {
 		req, _ := requestNoRedirect(t, w.url+path)
 		if req != want {

@@ -97,3 +97,27 @@ func TestStatesRejectBadPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestStatesWithoutPlan: an unsolvable result has no plan (absent or JSON
+// null); its one state is the level as given.
+func TestStatesWithoutPlan(t *testing.T) {
+	t.Parallel()
+	reg := kinds.Registry()
+	for _, level := range []string{
+		`{"kind":"zuma","board":"WRRBBW","hand":"RB"}`,
+		`{"kind":"twoends","values":[3,1,2]}`,
+		`{"kind":"sheep","slots":7,"tiles":[{"id":"a","type":1,"covers":["b"]},{"id":"b","type":2,"covers":[]}]}`,
+		`{"kind":"columns","width":3,"height":4,"rule":"lines","board":["...","...","...","..."],"pieces":["ABC"],"goal":{"type":"clear"}}`,
+	} {
+		lvl, err := reg.Parse([]byte(level))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, plan := range []json.RawMessage{nil, json.RawMessage("null")} {
+			states, err := reg.KindOf(lvl).(solver.Stepper).States(lvl, plan)
+			if err != nil || len(states) != 1 || states[0].Step != 0 || states[0].Cleared != nil {
+				t.Errorf("%s, plan %q: %v %+v", level, plan, err, states)
+			}
+		}
+	}
+}

@@ -3,7 +3,7 @@
 // the states the kind's simulator computed (GET /v1/jobs/{id}/replay).
 // The board element alone carries data-state, the canonical state text.
 import {getJSON} from './api.js';
-import {el, isFinal, show, sleep} from './dom.js';
+import {el, errorBox, isFinal, show, sleep} from './dom.js';
 import {drawState, describeMove} from './draw.js';
 
 export async function jobPage(id) {
@@ -17,8 +17,12 @@ export async function jobPage(id) {
     job = await getJSON('/v1/jobs/' + id);
   }
   if (!job.result) return;
-  const rp = await getJSON('/v1/jobs/' + id + '/replay');
-  document.getElementById('main').append(player(rp));
+  const main = document.getElementById('main');
+  try {
+    main.append(player(await getJSON('/v1/jobs/' + id + '/replay')));
+  } catch (err) {
+    main.append(errorBox(err)); // e.g. a twoends row too long to list every state
+  }
 }
 
 function jobFacts(job) {
