@@ -22,8 +22,9 @@ async function hasListAPI() {
 async function listBatches(useList) {
   if (useList) {
     const body = await getJSON('/v1/batches?limit=100');
-    const list = Array.isArray(body) ? body : (body.batches || body.items || []);
-    return list;
+    if (Array.isArray(body)) return body;
+    // A page object: its first list is the batches.
+    return Object.values(body || {}).find(Array.isArray) || [];
   }
   const out = [];
   for (const id of knownBatches()) {
