@@ -54,7 +54,7 @@ func Handler() http.Handler {
 		switch p := r.URL.Path; {
 		case p == "/" || p == "/ui":
 			http.Redirect(w, r, "/ui/", http.StatusFound)
-		case strings.HasPrefix(p, "/ui/assets/"):
+		case strings.HasPrefix(p, "/ui/assets/") && !strings.HasSuffix(p, "/"): // files, no listings
 			w.Header().Set("Cache-Control", "no-cache")
 			files.ServeHTTP(w, r)
 		case p == "/ui/" || p == "/ui/submit" || isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/"):
