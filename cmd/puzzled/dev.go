@@ -67,7 +67,7 @@ func runDev(ctx context.Context, args []string) error {
 	url := "http://" + ln.Addr().String()
 	logger.Info("api listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", dir))
 	fmt.Printf(`puzzled dev is running: API at %s (data in %s)
-Try:
+Open %[1]s/ in a browser for the workbench, or try:
   curl -s -X POST %[1]s/v1/jobs -d '{"kind":"twoends","values":[3,1,2]}'
   curl -s %[1]s/v1/jobs/1/solution
 Press Ctrl-C to stop.
