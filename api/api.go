@@ -19,6 +19,7 @@ import (
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/web"
 )
 
 // Config configures the API.
@@ -116,6 +117,7 @@ func (s *Server) routes() {
 	s.handle("POST /v1/jobs", submit, s.createJob)
 	s.handle("GET /v1/jobs/{id}", read, s.getJob)
 	s.handle("GET /v1/jobs/{id}/solution", read, s.getSolution)
+	s.handle("GET /v1/jobs/{id}/replay", read, s.replayJob)
 	s.handle("POST /v1/jobs/{id}/cancel", write, s.cancelJob)
 
 	s.handle("POST /v1/batches", submit, s.createBatch)
@@ -128,6 +130,8 @@ func (s *Server) routes() {
 	s.handle("GET /v1/stats", read, s.stats)
 	s.handle("GET /v1/openapi.json", read, s.openAPI)
 	s.handle("/v1/", read, s.notFound)
+
+	s.mux.Handle("/", web.Handler()) // the workbench pages: / and /ui/…
 }
 
 // handle registers a /v1 route behind auth, rate limits and metrics.

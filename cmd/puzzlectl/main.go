@@ -3,8 +3,9 @@
 // It solves levels locally without a server (solve), submits folders, globs
 // and NDJSON files of levels as one batch and follows it with a progress bar
 // (submit, wait), reports a batch's progress and results (status, results),
-// looks up stored levels (get), runs one interactive job (job) and deals a
-// sheep layout anew into NDJSON levels for a batch (deal).
+// looks up stored levels (get), runs one interactive job (job), deals a
+// sheep layout anew into NDJSON levels for a batch (deal) and prints the
+// canonical state of a level after each move of a plan (replay).
 //
 // Exit status: 0 on success; 1 on an error (bad usage, an invalid level, an
 // unreachable server); 2 when a waited-for batch or job has a failed job or
@@ -61,6 +62,7 @@ func commands() []command {
 		{"get", "HASH", "show a stored level and its definitive result", runGet},
 		{"job", "[flags] FILE", "solve one level as an interactive job and print the solution", runJob},
 		{"deal", "[flags] LAYOUT", "write N deals of a sheep layout as NDJSON levels, no server", runDeal},
+		{"replay", "[--step K] (--job ID | FILE)", "print a level's canonical state after each move of its plan", runReplay},
 	}
 }
 

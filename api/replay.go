@@ -1,0 +1,71 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/twoends"
+)
+
+// replay is the body of GET /v1/jobs/{id}/replay: the job's level and
+// every state of its stored plan, from the kind's simulator, so that a
+// page draws exactly what the simulator computes.
+type replay struct {
+	JobID     int64           `json:"job_id"`
+	Kind      string          `json:"kind"`
+	LevelHash string          `json:"level_hash"`
+	Verdict   solver.Verdict  `json:"verdict"`
+	Value     *int64          `json:"value,omitempty"`
+	Optimal   bool            `json:"optimal"`
+	Proof     string          `json:"proof,omitempty"`
+	Level     json.RawMessage `json:"level"`
+	States    []solver.State  `json:"states"`
+}
+
+func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
+	job, ok := s.jobFromPath(w, r)
+	if !ok {
+		return
+	}
+	if job.Result == nil {
+		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
+		return
+	}
+	lr, err := s.cfg.Store.GetLevel(r.Context(), job.LevelHash)
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	states, err := s.states(lr.Body, job.Result.Plan)
+	switch {
+	case errors.Is(err, twoends.ErrRowTooLong):
+		writeError(w, http.StatusRequestEntityTooLarge, err.Error(), "")
+		return
+	case err != nil:
+		// A stored plan always passed Verify: this is a bug, not bad input.
+		s.cfg.Logger.Error("replay of a stored plan failed", slog.Int64("job_id", job.ID), slog.Any("error", err))
+		writeError(w, http.StatusInternalServerError, "replay failed: "+err.Error(), "")
+		return
+	}
+	res := job.Result
+	writeJSON(w, http.StatusOK, replay{JobID: job.ID, Kind: job.Kind, LevelHash: job.LevelHash,
+		Verdict: res.Verdict, Value: res.Value, Optimal: res.Optimal, Proof: res.Proof,
+		Level: lr.Body, States: states})
+}
+
+// states parses a stored level and lists the states of plan.
+func (s *Server) states(level, plan json.RawMessage) ([]solver.State, error) {
+	lvl, err := s.cfg.Registry.Parse(level)
+	if err != nil {
+		return nil, fmt.Errorf("stored level: %w", err)
+	}
+	st, ok := s.cfg.Registry.KindOf(lvl).(solver.Stepper)
+	if !ok {
+		return nil, fmt.Errorf("kind %q cannot list states", lvl.Kind())
+	}
+	return st.States(lvl, plan)
+}

@@ -1,0 +1,216 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/e2e"
+)
+
+// chromiumPath is Debian's headless-capable browser; .ci/run installs it.
+const chromiumPath = "/usr/bin/chromium"
+
+// startDev runs a real `puzzled dev` (API, worker, embedded PostgreSQL and
+// Redis) in a data folder of the test's own and stops it with SIGINT at
+// cleanup.
+func startDev(t *testing.T) (string, *client.Client) {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "puzzled-web-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
+		t.Fatal(err)
+	}
+	p := e2e.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+	t.Cleanup(func() {
+		p.Signal(syscall.SIGINT)
+		select {
+		case <-p.Done():
+		case <-time.After(time.Minute):
+		}
+	})
+	url := "http://" + p.WaitLog("api listening", 2*time.Minute)["addr"].(string)
+	return url, client.New(url)
+}
+
+// browser is one headless chromium with a tab per page visit.
+type browser struct {
+	t         *testing.T
+	base      string
+	ctx       context.Context
+	artifacts string // where screenshots of failures go
+	docs      string // PUZZLED_WEB_SCREENSHOTS: where page screenshots go
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	t.Helper()
+	if _, err := os.Stat(chromiumPath); err != nil {
+		t.Fatalf("browser tests need %s (apt-get install -y chromium; .ci/run does it): %v", chromiumPath, err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1100, 1000),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	if err := chromedp.Run(ctx); err != nil { // starts the browser, without a deadline
+		t.Fatalf("start chromium: %v", err)
+	}
+	art, err := os.MkdirTemp("", "puzzled-web-artifacts-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if !t.Failed() {
+			os.RemoveAll(art)
+		}
+	})
+	return &browser{t: t, base: base, ctx: ctx, artifacts: art, docs: os.Getenv("PUZZLED_WEB_SCREENSHOTS")}
+}
+
+// tab is one page visit; it records console errors and uncaught
+// exceptions, and failed loads that the browser logs.
+type tab struct {
+	b    *browser
+	ctx  context.Context
+	name string
+
+	mu     sync.Mutex
+	errors []string
+}
+
+// open opens path in a new tab. At the end of the calling test the tab
+// must have logged no error; a failed test leaves a screenshot of it.
+func (b *browser) open(t *testing.T, name, path string) *tab {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	tb := &tab{b: b, ctx: ctx, name: name}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeWarning || ev.Type == runtime.APITypeAssert {
+				var args []string
+				for _, a := range ev.Args {
+					args = append(args, string(a.Value)+a.Description)
+				}
+				tb.record("console." + string(ev.Type) + ": " + strings.Join(args, " "))
+			}
+		case *runtime.EventExceptionThrown:
+			tb.record("exception: " + ev.ExceptionDetails.Error())
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.LevelError {
+				tb.record("log: " + ev.Entry.Text + " " + ev.Entry.URL)
+			}
+		}
+	})
+	t.Cleanup(func() {
+		if t.Failed() {
+			tb.screenshot(filepath.Join(b.artifacts, name+"-failure.png"))
+			t.Logf("screenshot of the failed page %q: %s", name, filepath.Join(b.artifacts, name+"-failure.png"))
+		}
+		cancel()
+	})
+	// The first Run creates the tab; a deadline on it would close the tab.
+	if err := chromedp.Run(ctx, cdplog.Enable()); err != nil {
+		t.Fatalf("%s: open a tab: %v", name, err)
+	}
+	tb.run(t, chromedp.Navigate(b.base+path))
+	return tb
+}
+
+func (tb *tab) record(msg string) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.errors = append(tb.errors, msg)
+}
+
+// run runs actions with a deadline; a failure fails the test.
+func (tb *tab) run(t *testing.T, actions ...chromedp.Action) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(tb.ctx, 90*time.Second)
+	defer cancel()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", tb.name, err)
+	}
+}
+
+// noErrors fails the test if the page logged an error.
+func (tb *tab) noErrors(t *testing.T) {
+	t.Helper()
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	if len(tb.errors) > 0 {
+		t.Errorf("%s: the page logged errors:\n%s", tb.name, strings.Join(tb.errors, "\n"))
+	}
+}
+
+// shot saves the page for the docs when PUZZLED_WEB_SCREENSHOTS is set.
+func (tb *tab) shot(t *testing.T, file string) {
+	t.Helper()
+	if tb.b.docs != "" {
+		tb.screenshot(filepath.Join(tb.b.docs, file))
+	}
+}
+
+func (tb *tab) screenshot(path string) {
+	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
+	defer cancel()
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		tb.b.t.Logf("screenshot %s: %v", path, err)
+		return
+	}
+	if err := os.WriteFile(path, png, 0o644); err != nil {
+		tb.b.t.Logf("screenshot %s: %v", path, err)
+	}
+}
+
+// attr reads one attribute of the single element matching sel.
+func (tb *tab) attr(t *testing.T, sel, name string) string {
+	t.Helper()
+	var v string
+	var ok bool
+	tb.run(t, chromedp.AttributeValue(sel, name, &v, &ok, chromedp.ByQuery))
+	if !ok {
+		t.Fatalf("%s: %s has no %s", tb.name, sel, name)
+	}
+	return v
+}
+
+// count evaluates how many elements match sel.
+func (tb *tab) count(t *testing.T, sel string) int {
+	t.Helper()
+	var n int
+	tb.run(t, chromedp.Evaluate(fmt.Sprintf("document.querySelectorAll(%q).length", sel), &n))
+	return n
+}
+
+// text is the visible text of sel.
+func (tb *tab) text(t *testing.T, sel string) string {
+	t.Helper()
+	var s string
+	tb.run(t, chromedp.Text(sel, &s, chromedp.ByQuery))
+	return s
+}

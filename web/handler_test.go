@@ -1,0 +1,67 @@
+package web_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/puzzled/puzzled/web"
+)
+
+// TestHandler: which addresses are pages, assets, redirects or 404, and
+// that every answer forbids loading from another host.
+func TestHandler(t *testing.T) {
+	t.Parallel()
+	h := web.Handler()
+	cases := []struct {
+		method, path string
+		code         int
+		contentType  string
+	}{
+		{"GET", "/", http.StatusFound, ""},
+		{"GET", "/ui", http.StatusFound, ""},
+		{"GET", "/ui/", 200, "text/html"},
+		{"GET", "/ui/submit", 200, "text/html"},
+		{"GET", "/ui/batches/12", 200, "text/html"},
+		{"GET", "/ui/jobs/7", 200, "text/html"},
+		{"HEAD", "/ui/jobs/7", 200, "text/html"},
+		{"GET", "/ui/jobs/", 404, ""},
+		{"GET", "/ui/jobs/7x", 404, ""},
+		{"GET", "/ui/jobs/12345678901234567890", 404, ""},
+		{"GET", "/ui/nope", 404, ""},
+		{"GET", "/favicon.ico", 404, ""},
+		{"GET", "/ui/assets/app.js", 200, "text/javascript"},
+		{"GET", "/ui/assets/style.css", 200, "text/css"},
+		{"GET", "/ui/assets/missing.js", 404, ""},
+		{"GET", "/ui/assets/", 404, ""},
+		{"POST", "/ui/", http.StatusMethodNotAllowed, ""},
+	}
+	for _, tc := range cases {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(tc.method, tc.path, nil))
+		if rec.Code != tc.code || !strings.HasPrefix(rec.Header().Get("Content-Type"), tc.contentType) {
+			t.Errorf("%s %s: %d %q, want %d %q", tc.method, tc.path, rec.Code, rec.Header().Get("Content-Type"), tc.code, tc.contentType)
+		}
+		if tc.code != http.StatusMethodNotAllowed && !strings.Contains(rec.Header().Get("Content-Security-Policy"), "default-src 'self'") {
+			t.Errorf("%s %s: no same-origin CSP", tc.method, tc.path)
+		}
+	}
+}
+
+// TestPagesLoadNothingFromElsewhere: no asset names another host.
+func TestPagesLoadNothingFromElsewhere(t *testing.T) {
+	t.Parallel()
+	h := web.Handler()
+	for _, p := range []string{"/ui/", "/ui/assets/app.js", "/ui/assets/api.js", "/ui/assets/dom.js", "/ui/assets/draw.js",
+		"/ui/assets/batches.js", "/ui/assets/batch.js", "/ui/assets/job.js", "/ui/assets/submit.js", "/ui/assets/style.css"} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d", p, rec.Code)
+		}
+		if body := rec.Body.String(); strings.Contains(body, "http://") || strings.Contains(body, "https://") || strings.Contains(body, "//cdn") {
+			t.Errorf("%s names another host", p)
+		}
+	}
+}

@@ -1,0 +1,218 @@
+package web_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/store"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+
+// pasted is what the submit test pastes: one level of each kind but sheep
+// (which comes as a dropped community file), and an unsolvable zuma.
+var pasted = strings.Join([]string{
+	`{"kind":"zuma","board":"WWRRBBWW","hand":"WRBRW"}`,
+	`{"kind":"zuma","board":"WRRBBW","hand":"RB"}`,
+	`{"kind":"twoends","values":[3,9,1,2,7,4,8]}`,
+	`{"kind":"columns","width":4,"height":6,"rule":"lines","board":["....","....","....","....","....","AB.C"],"pieces":["AAB","BBC","CCA"],"goal":{"type":"survive"}}`,
+}, "\n")
+
+// TestWorkbench drives the pages in headless chromium against a real
+// `puzzled dev`: submit a batch from the page and see it finish and its
+// report; step through whole replays of a zuma and a sheep level checking
+// data-state against the simulator at every step; open a columns and a
+// twoends level at ?step=K. No page may log an error.
+func TestWorkbench(t *testing.T) {
+	base, c := startDev(t)
+	b := newBrowser(t, base)
+
+	batchID := submitBatch(t, b)
+	jobs := map[string]int64{}
+	err := c.BatchResults(t.Context(), batchID, func(r store.BatchResult) error {
+		if r.Result != nil && r.Result.Verdict == solver.Solved {
+			jobs[r.Kind] = r.JobID
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"zuma", "sheep", "columns", "twoends"} {
+		if jobs[k] == 0 {
+			t.Fatalf("batch %d has no solved %s level: %v", batchID, k, jobs)
+		}
+	}
+
+	t.Run("batches", func(t *testing.T) { batchesList(t, b, batchID) })
+	t.Run("zuma replay", func(t *testing.T) { stepThrough(t, b, c, jobs["zuma"], "job-zuma.png") })
+	t.Run("sheep replay", func(t *testing.T) { stepThrough(t, b, c, jobs["sheep"], "job-sheep.png") })
+	t.Run("columns at step", func(t *testing.T) { atStep(t, b, c, jobs["columns"], 2, "job-columns.png") })
+	t.Run("twoends at step", func(t *testing.T) { atStep(t, b, c, jobs["twoends"], 3, "job-twoends.png") })
+}
+
+// submitBatch pastes levels, drops the community sheep file, sets options,
+// submits, and follows the batch until its report shows.
+func submitBatch(t *testing.T, b *browser) int64 {
+	tb := b.open(t, "submit", "/ui/submit")
+	sheepFile, err := filepath.Abs("../solver/sheep/testdata/community_level.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb.run(t,
+		chromedp.WaitVisible("#levels", chromedp.ByID),
+		chromedp.SetValue("#levels", pasted, chromedp.ByID),
+		chromedp.SetUploadFiles("#files", []string{sheepFile}, chromedp.ByID),
+		chromedp.WaitVisible("#file-list li", chromedp.ByQuery),
+		chromedp.SetValue("#labels", "suite=browser, season=3", chromedp.ByID),
+		chromedp.SetValue("#max-ms", "20000", chromedp.ByID),
+	)
+	tb.shot(t, "submit.png")
+	tb.run(t, chromedp.Click("#submit", chromedp.ByID))
+	var url string
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(url, "/ui/batches/") && time.Now().Before(deadline) {
+		tb.run(t, chromedp.Location(&url))
+		time.Sleep(100 * time.Millisecond)
+	}
+	id, err := strconv.ParseInt(url[strings.LastIndex(url, "/")+1:], 10, 64)
+	if err != nil {
+		t.Fatalf("after submit the page is %s, not a batch: %s", url, tb.text(t, "#main"))
+	}
+	tb.run(t, chromedp.WaitVisible(`#batch-summary[data-done="true"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`section[data-ready="true"]`, chromedp.ByQuery))
+	page := tb.text(t, "#main")
+	for _, want := range []string{"levels\n5", "Unsolvable (1)", "Solve times", "season=3", "suite=browser", "Slowest"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("batch page lacks %q:\n%s", want, page)
+		}
+	}
+	tb.shot(t, "batch.png")
+	tb.noErrors(t)
+	return id
+}
+
+// batchesList checks that the batches page lists the batch, finished, and
+// that its filter hides it for another label.
+func batchesList(t *testing.T, b *browser, id int64) {
+	tb := b.open(t, "batches", "/ui/")
+	row := `tr[data-batch="` + strconv.FormatInt(id, 10) + `"]`
+	tb.run(t, chromedp.WaitVisible(row, chromedp.ByQuery))
+	if got := tb.text(t, row); !strings.Contains(got, "100%") || !strings.Contains(got, "suite=browser") {
+		t.Errorf("batch row: %q", got)
+	}
+	tb.shot(t, "batches.png")
+	tb.run(t, chromedp.SendKeys("#filter", "no-such-label", chromedp.ByID))
+	if n := tb.count(t, row); n != 0 {
+		t.Errorf("filter kept the batch row")
+	}
+	tb.noErrors(t)
+}
+
+// simulatorStates is the simulator's own list of states for a job's plan,
+// computed here from the stored level and solution.
+func simulatorStates(t *testing.T, c *client.Client, id int64) []solver.State {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	sol, err := c.GetSolution(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, err := c.GetLevel(ctx, sol.LevelHash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := kinds.Registry()
+	lvl, err := reg.Parse(lr.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states, err := reg.KindOf(lvl).(solver.Stepper).States(lvl, sol.Plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []json.RawMessage
+	if json.Unmarshal(sol.Plan, &moves) == nil && len(moves) == 0 {
+		t.Fatalf("job %d has an empty plan", id)
+	}
+	return states
+}
+
+// boardState checks that exactly one element has data-state and returns it.
+func boardState(t *testing.T, tb *tab) string {
+	t.Helper()
+	if n := tb.count(t, "[data-state]"); n != 1 {
+		t.Fatalf("%d elements carry data-state, want 1", n)
+	}
+	return tb.attr(t, "#board", "data-state")
+}
+
+// stepThrough opens a job's page and walks its whole replay with the
+// right arrow, then back with the left arrow and Home, comparing
+// data-state with the simulator at every step.
+func stepThrough(t *testing.T, b *browser, c *client.Client, id int64, shot string) {
+	want := simulatorStates(t, c, id)
+	tb := b.open(t, "job-"+strconv.FormatInt(id, 10), "/ui/jobs/"+strconv.FormatInt(id, 10))
+	tb.run(t, chromedp.WaitVisible("#board", chromedp.ByID))
+	for k := range want {
+		if k > 0 {
+			tb.run(t, chromedp.KeyEvent(kb.ArrowRight))
+		}
+		if got := boardState(t, tb); got != want[k].Text {
+			t.Fatalf("step %d: data-state\n%s\nwant (simulator)\n%s", k, got, want[k].Text)
+		}
+		if got := tb.text(t, "#step-counter"); got != "step "+strconv.Itoa(k)+" / "+strconv.Itoa(len(want)-1) {
+			t.Fatalf("step %d: counter %q", k, got)
+		}
+		if k == len(want)/2 { // mid-replay, for the docs
+			tb.shot(t, shot)
+		}
+	}
+	tb.run(t, chromedp.KeyEvent(kb.ArrowRight)) // past the end: stays
+	if got := boardState(t, tb); got != want[len(want)-1].Text {
+		t.Errorf("after the last step: %s", got)
+	}
+	tb.run(t, chromedp.KeyEvent(kb.ArrowLeft))
+	if len(want) > 1 && boardState(t, tb) != want[len(want)-2].Text {
+		t.Errorf("left arrow did not step back")
+	}
+	tb.run(t, chromedp.KeyEvent(kb.Home))
+	if boardState(t, tb) != want[0].Text {
+		t.Errorf("Home did not go to the start")
+	}
+	var url string
+	tb.run(t, chromedp.Location(&url))
+	if !strings.HasSuffix(url, "?step=0") {
+		t.Errorf("address %s does not name the step", url)
+	}
+	tb.noErrors(t)
+}
+
+// atStep opens a job's page at ?step=k and checks the board.
+func atStep(t *testing.T, b *browser, c *client.Client, id int64, k int, shot string) {
+	want := simulatorStates(t, c, id)
+	if len(want) <= k {
+		t.Fatalf("job %d has %d states, want more than %d", id, len(want), k)
+	}
+	tb := b.open(t, "job-"+strconv.FormatInt(id, 10), "/ui/jobs/"+strconv.FormatInt(id, 10)+"?step="+strconv.Itoa(k))
+	tb.run(t, chromedp.WaitVisible("#board", chromedp.ByID))
+	if got := boardState(t, tb); got != want[k].Text {
+		t.Fatalf("?step=%d: data-state\n%s\nwant (simulator)\n%s", k, got, want[k].Text)
+	}
+	tb.shot(t, shot)
+	tb.noErrors(t)
+}
