@@ -43,13 +43,22 @@ import (
 const Name = "columns"
 
 // version names the solver build; bump it when results may change.
-const version = "columns/1"
+const version = "columns/2"
 
 // Config tunes the searches. The zero value means the defaults.
 type Config struct {
 	// BeamWidth is the number of positions kept per piece by the beam
-	// search (default 1000).
+	// search's first round (default 64).
 	BeamWidth int
+	// MaxBeamWidth is the width of the beam search's last round: each
+	// round doubles the width until it reaches MaxBeamWidth. The default
+	// is 65536 when the solve has a time budget (the rounds then go on
+	// until max_ms) and 4096 without one. Set it to BeamWidth for one
+	// round.
+	MaxBeamWidth int
+	// Eval names the beam's evaluation: [EvalTuned] (default) or
+	// [EvalClassic].
+	Eval string
 	// ExactNodes is the largest estimated tree size (product of the move
 	// counts of all pieces) for which the exact search is used instead of
 	// the beam search (default 3e7). Sequences longer than [maxExactPieces]
@@ -58,9 +67,10 @@ type Config struct {
 }
 
 const (
-	defaultBeamWidth  = 1000
-	defaultExactNodes = 3e7
-	maxBeamWidth      = 1 << 16
+	defaultBeamWidth    = 64
+	defaultExactNodes   = 3e7
+	untimedMaxBeamWidth = 4096    // last round without a time budget
+	maxBeamWidth        = 1 << 16 // last round with a time budget
 )
 
 type kind struct {
@@ -76,8 +86,12 @@ func NewWithConfig(cfg Config) solver.Kind {
 	if cfg.BeamWidth <= 0 {
 		cfg.BeamWidth = defaultBeamWidth
 	}
-	if cfg.BeamWidth > maxBeamWidth {
-		cfg.BeamWidth = maxBeamWidth
+	cfg.BeamWidth = min(cfg.BeamWidth, maxBeamWidth)
+	if cfg.MaxBeamWidth > 0 {
+		cfg.MaxBeamWidth = min(max(cfg.MaxBeamWidth, cfg.BeamWidth), maxBeamWidth)
+	}
+	if cfg.Eval != EvalClassic {
+		cfg.Eval = EvalTuned
 	}
 	if cfg.ExactNodes == 0 {
 		cfg.ExactNodes = defaultExactNodes

@@ -76,9 +76,12 @@ func checkDetails(d map[string]any, out Outcome) error {
 	if n, ok := solver.DetailInt(d["pieces_placed"]); !ok || n != int64(out.Placed) {
 		return fmt.Errorf("pieces_placed %v, plan places %d", d["pieces_placed"], out.Placed)
 	}
+	if n, ok := solver.DetailInt(d["best_score"]); !ok || n < out.Score {
+		return fmt.Errorf("best_score %v below the plan's score %d", d["best_score"], out.Score)
+	}
 	for key, v := range d {
 		switch key {
-		case "score", "goal_met", "pieces_placed":
+		case "score", "best_score", "goal_met", "pieces_placed":
 		case "search":
 			if s, _ := v.(string); s != searchExact && s != searchBeam && s != searchPrecheck {
 				return fmt.Errorf("search %v is not exact, beam or precheck", v)
