@@ -149,3 +149,6 @@ func BenchmarkLong(b *testing.B) {
 		b.ReportMetric(median(runs["new"].ms), "new-median-ms")
 	}
 }
+
+// envString reads a setting from the environment.
+func envString(name string) string { return os.Getenv(name) }

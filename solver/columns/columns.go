@@ -53,8 +53,8 @@ type Config struct {
 	// MaxBeamWidth is the width of the beam search's last round: each
 	// round doubles the width until it reaches MaxBeamWidth. The default
 	// is 65536 when the solve has a time budget (the rounds then go on
-	// until max_ms) and 4096 without one. Set it to BeamWidth for one
-	// round.
+	// until max_ms) and 16·BeamWidth without one. Set it to BeamWidth for
+	// one round.
 	MaxBeamWidth int
 	// Eval names the beam's evaluation: [EvalTuned] (default) or
 	// [EvalClassic].
@@ -67,10 +67,10 @@ type Config struct {
 }
 
 const (
-	defaultBeamWidth    = 64
-	defaultExactNodes   = 3e7
-	untimedMaxBeamWidth = 4096    // last round without a time budget
-	maxBeamWidth        = 1 << 16 // last round with a time budget
+	defaultBeamWidth  = 64
+	defaultExactNodes = 3e7
+	untimedWidening   = 16      // last round without a time budget: 16·BeamWidth
+	maxBeamWidth      = 1 << 16 // last round with a time budget
 )
 
 type kind struct {

@@ -26,7 +26,7 @@ func solveOK(t *testing.T, k solver.Kind, l *Level, opts solver.Options) solver.
 // TestBeamLongLevels solves 40-piece levels with the beam search: every
 // result verifies, and score, target and survive levels are mostly solved.
 func TestBeamLongLevels(t *testing.T) {
-	k := NewWithConfig(Config{BeamWidth: 100})
+	k := NewWithConfig(Config{BeamWidth: 100, MaxBeamWidth: 100})
 	for ri, rule := range allRules {
 		for gi, goal := range allGoals {
 			rng := rand.New(rand.NewPCG(uint64(ri), uint64(gi)+50))
@@ -56,7 +56,7 @@ func TestBeamLongLevels(t *testing.T) {
 }
 
 func TestSolveDeterministic(t *testing.T) {
-	k := NewWithConfig(Config{BeamWidth: 50})
+	k := NewWithConfig(Config{BeamWidth: 50, MaxBeamWidth: 200})
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, goal := range allGoals {
 		for _, pieces := range []int{5, 25} {
@@ -146,6 +146,8 @@ func TestVerifyRejects(t *testing.T) {
 		"verdict":       func(r *solver.Result) { r.Verdict = solver.Unknown },
 		"bad verdict":   func(r *solver.Result) { r.Verdict = "maybe" },
 		"score detail":  func(r *solver.Result) { r.Details["score"] = 99 },
+		"best_score":    func(r *solver.Result) { r.Details["best_score"] = *r.Value - 1 },
+		"no best_score": func(r *solver.Result) { delete(r.Details, "best_score") },
 		"goal_met":      func(r *solver.Result) { r.Details["goal_met"] = false },
 		"pieces_placed": func(r *solver.Result) { r.Details["pieces_placed"] = 7 },
 		"extra detail":  func(r *solver.Result) { r.Details["cleared"] = true },

@@ -56,7 +56,7 @@ func (k *kind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options)
 func (k *kind) beamConfig(b solver.Budget) Config {
 	cfg := k.cfg
 	if cfg.MaxBeamWidth == 0 {
-		cfg.MaxBeamWidth = max(untimedMaxBeamWidth, cfg.BeamWidth)
+		cfg.MaxBeamWidth = min(untimedWidening*cfg.BeamWidth, maxBeamWidth)
 		if b.MaxMS > 0 {
 			cfg.MaxBeamWidth = maxBeamWidth
 		}
