@@ -52,8 +52,8 @@ type Config struct {
 	BeamWidth int
 	// MaxBeamWidth is the width of the beam search's last round: each
 	// round doubles the width until it reaches MaxBeamWidth. The default
-	// is 65536 when the solve has a time budget (the rounds then go on
-	// until max_ms) and 16·BeamWidth without one. Set it to BeamWidth for
+	// is 16384 when the solve has a time budget (the rounds then go on
+	// until max_ms) and 16·BeamWidth without one; at most 65536. Set it to BeamWidth for
 	// one round.
 	MaxBeamWidth int
 	// Eval names the beam's evaluation: [EvalTuned] (default) or
@@ -70,7 +70,8 @@ const (
 	defaultBeamWidth  = 64
 	defaultExactNodes = 3e7
 	untimedWidening   = 16      // last round without a time budget: 16·BeamWidth
-	maxBeamWidth      = 1 << 16 // last round with a time budget
+	timedMaxBeamWidth = 1 << 14 // last round with a time budget
+	maxBeamWidth      = 1 << 16
 )
 
 type kind struct {

@@ -58,7 +58,7 @@ func (k *kind) beamConfig(b solver.Budget) Config {
 	if cfg.MaxBeamWidth == 0 {
 		cfg.MaxBeamWidth = min(untimedWidening*cfg.BeamWidth, maxBeamWidth)
 		if b.MaxMS > 0 {
-			cfg.MaxBeamWidth = maxBeamWidth
+			cfg.MaxBeamWidth = max(timedMaxBeamWidth, cfg.BeamWidth)
 		}
 	}
 	return cfg
