@@ -47,11 +47,11 @@ func classicWeights(goal string) weights {
 func tunedWeights(goal string) weights {
 	switch goal {
 	case GoalClear:
-		return weights{score: 20, threat: 12, pair: 6, jewels: 40, danger: 300, dead: 400, bump: 3}
+		return weights{score: 20, threat: 24, pair: 6, jewels: 40, danger: 300, dead: 400, bump: 3}
 	case GoalTarget:
 		return weights{score: 20, threat: 10, pair: 6, jewels: 2, danger: 300, dead: 400, bump: 3}
 	default: // score, survive: points and potential
-		return weights{score: 60, threat: 25, pair: 8, jewels: 4, danger: 600, dead: 800, bump: 4}
+		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4}
 	}
 }
 

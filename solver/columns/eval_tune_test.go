@@ -28,8 +28,11 @@ func BenchmarkTuneEval(b *testing.B) {
 	width := envInt(b, "PUZZLED_TUNE_WIDTH", 64)
 	var levels []*Level
 	for _, l := range longLevels(b, tuneLongSeed, 4*n) {
-		if l.Goal.Type == goal || goal == GoalSurvive && l.Goal.Type == GoalScore {
-			levels = append(levels, withGoal(b, l, goal, l.Goal.Score))
+		switch {
+		case l.Goal.Type == goal:
+			levels = append(levels, l)
+		case goal == GoalSurvive && l.Goal.Type == GoalScore:
+			levels = append(levels, withGoal(b, l, goal, 0))
 		}
 	}
 	levels = levels[:min(n, len(levels))]
