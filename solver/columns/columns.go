@@ -2,7 +2,10 @@
 // parsing and validation, a compact board simulator for both match rules,
 // [Replay], and two searches — an exact depth-first search with a
 // transposition table for short piece sequences (it can prove a level
-// unsolvable) and a beam search for long ones.
+// unsolvable) and an anytime beam search for long ones: rounds of doubling
+// width that go on until the time budget runs out, scoring positions by
+// points, near-matches with room to finish them, pairs, heights, dead
+// columns and bumpiness (docs/columns.md).
 //
 // # Rules
 //
@@ -22,13 +25,14 @@
 //
 // # Results
 //
-// Plan is `[{"col":2,"rot":1},...]`. Value is the score of the plan, which
-// is the best score the search found: for a solved `clear`/`target`/`score`
-// level the plan that reaches the goal (for `score` from the exact search:
-// the highest reachable score, Optimal set), for `survive` the best final
-// line, for unsolved levels the best-scoring partial line. Details:
-// `score` (= Value), `goal_met`, `pieces_placed` and `search`
-// ("exact", "beam" or "precheck").
+// Plan is `[{"col":2,"rot":1},...]`. Value is the score of the plan: for a
+// solved `clear`/`target`/`score` level the plan that reaches the goal and
+// stops there (for `score` from the exact search: the highest reachable
+// score, Optimal set), for `survive` the best-scoring surviving line of
+// any round, for unsolved levels the best-scoring partial line. Details:
+// `score` (= Value), `best_score` (the best score found on any line, ≥
+// score), `goal_met`, `pieces_placed` and `search` ("exact", "beam" or
+// "precheck").
 //
 // The exact search identifies positions by a 64-bit hash of the board (plus
 // the piece index and the target jewel's position); a hash collision could
