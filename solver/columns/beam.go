@@ -117,7 +117,7 @@ func (bm *beam) expand() bool {
 				continue
 			}
 			bm.cands = append(bm.cands, bcand{
-				eval:   bm.ev.eval(&scratch.b, scratch.score, scratch.t),
+				eval:   bm.ev.eval(&scratch.b, scratch.score, scratch.t, len(bm.l.pieces)-i-1),
 				hash:   bm.g.hash(&scratch.b, scratch.t),
 				parent: int32(p), move: mv,
 			})

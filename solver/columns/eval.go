@@ -8,13 +8,17 @@ import "math/bits"
 //	score·points + threat·threats + pair·pairs − jewels·jewels
 //	− danger·Σ(height over safe)² − dead·dead columns − bump·bumpiness
 //
-// plus the target term for target goals. The terms are what a player
+// plus the target term for target goals. With a horizon, the potential
+// terms (threats and pairs) fade over the last horizon pieces: potential
+// left on the board when the pieces run out is worth nothing. The terms
+// are what a player
 // looks at: points banked, matches one jewel short with room to finish
 // them ("threats"), equal neighbours that can grow into matches, how full
 // the well is, columns that can no longer take a piece and how ragged the
 // surface is.
 type weights struct {
 	score, threat, pair, jewels, danger, dead, bump int64
+	horizon                                         int64 // 0: no fading
 }
 
 // Evaluation sets (Config.Eval).
@@ -51,7 +55,7 @@ func tunedWeights(goal string) weights {
 	case GoalTarget:
 		return weights{score: 20, threat: 10, pair: 6, jewels: 2, danger: 300, dead: 400, bump: 3}
 	default: // score, survive: points and potential
-		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4}
+		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4, horizon: 4}
 	}
 }
 
@@ -70,7 +74,8 @@ func newEvaluator(l *Level, set string) evaluator {
 	return evaluator{g: &l.geom, goal: l.Goal.Type, w: w}
 }
 
-func (e *evaluator) eval(b *board, score int64, t target) int64 {
+// eval values a position with left pieces still to come.
+func (e *evaluator) eval(b *board, score int64, t target, left int) int64 {
 	g := e.g
 	var sum, danger, dead, bump int64
 	safe := g.h - 6
@@ -88,11 +93,15 @@ func (e *evaluator) eval(b *board, score int64, t target) int64 {
 		}
 	}
 	pairs, paired := e.pairs(b)
-	v := e.w.score*score + e.w.pair*pairs - e.w.jewels*sum - e.w.danger*danger -
-		e.w.dead*dead - e.w.bump*bump
+	potential := e.w.pair * pairs
 	if e.w.threat != 0 {
-		v += e.w.threat * e.threats(b, &paired)
+		potential += e.w.threat * e.threats(b, &paired)
 	}
+	if h := e.w.horizon; h > 0 && int64(left) < h {
+		potential = potential * int64(left) / h
+	}
+	v := e.w.score*score + potential - e.w.jewels*sum - e.w.danger*danger -
+		e.w.dead*dead - e.w.bump*bump
 	if e.goal == GoalTarget && t.r >= 0 {
 		v += e.targetTerm(b, t)
 	}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/puzzled/puzzled/solver"
@@ -17,7 +19,8 @@ import (
 // the goal with PUZZLED_TUNE_GOAL (default survive; score and survive
 // share weights), the level count with PUZZLED_TUNE_LEVELS (default 24)
 // the width with PUZZLED_TUNE_WIDTH (default 64) and the base weights
-// with PUZZLED_TUNE_BASE ("score,threat,pair,jewels,danger,dead,bump"). Run with
+// with PUZZLED_TUNE_BASE ("score,threat,pair,jewels,danger,dead,bump,horizon");
+// PUZZLED_TUNE_ONLY="score,pair" varies only those weights. Run with
 // -benchtime=1x.
 func BenchmarkTuneEval(b *testing.B) {
 	goal := GoalSurvive
@@ -38,9 +41,9 @@ func BenchmarkTuneEval(b *testing.B) {
 	levels = levels[:min(n, len(levels))]
 	base := tunedWeights(goal)
 	if s := envString("PUZZLED_TUNE_BASE"); s != "" {
-		// score,threat,pair,jewels,danger,dead,bump
-		if _, err := fmt.Sscanf(s, "%d,%d,%d,%d,%d,%d,%d", &base.score, &base.threat, &base.pair,
-			&base.jewels, &base.danger, &base.dead, &base.bump); err != nil {
+		// score,threat,pair,jewels,danger,dead,bump,horizon
+		if _, err := fmt.Sscanf(s, "%d,%d,%d,%d,%d,%d,%d,%d", &base.score, &base.threat, &base.pair,
+			&base.jewels, &base.danger, &base.dead, &base.bump, &base.horizon); err != nil {
 			b.Fatalf("PUZZLED_TUNE_BASE: %v", err)
 		}
 	}
@@ -70,8 +73,13 @@ func BenchmarkTuneEval(b *testing.B) {
 			{"danger", func(w *weights) *int64 { return &w.danger }},
 			{"dead", func(w *weights) *int64 { return &w.dead }},
 			{"bump", func(w *weights) *int64 { return &w.bump }},
+			{"horizon", func(w *weights) *int64 { return &w.horizon }},
 		}
+		only := envString("PUZZLED_TUNE_ONLY") // comma-separated weight names
 		for _, fd := range fields {
+			if only != "" && !slices.Contains(strings.Split(only, ","), fd.name) {
+				continue
+			}
 			for _, mul := range []float64{0.5, 2} {
 				w := base
 				p := fd.f(&w)
