@@ -4,9 +4,11 @@ import (
 	"github.com/puzzled/puzzled/solver"
 )
 
-// anytime runs the beam search in rounds of doubling width (BeamWidth,
-// 2·BeamWidth, … up to MaxBeamWidth) until a round reaches a clear,
-// target or score goal, the widest round is done or the budget runs out.
+// anytime runs the beam search in rounds: each width (BeamWidth,
+// 2·BeamWidth, … up to MaxBeamWidth) is played twice, with the tuned
+// weights and then with the restart weights, until a round reaches a
+// clear, target or score goal, the last round is done or the budget runs
+// out.
 // A survive level plays every round and keeps the best-scoring surviving
 // line. The rounds are a fixed schedule, so a node budget and resumes give
 // the same result as a straight run; a time budget simply cuts the
@@ -33,17 +35,32 @@ func newAnytime(l *Level, m *solver.Meter, cfg Config) *anytime {
 	return a
 }
 
+// perWidth is the number of rounds per width: two (tuned, then restart
+// weights) unless the evaluation is classic or there is a single width.
+func (a *anytime) perWidth() int {
+	if a.cfg.Eval == EvalClassic || a.cfg.BeamWidth == a.cfg.MaxBeamWidth {
+		return 1
+	}
+	return 2
+}
+
 // width is the beam width of round r.
 func (a *anytime) width(r int) int {
 	w := a.cfg.BeamWidth
-	for ; r > 0 && w < a.cfg.MaxBeamWidth; r-- {
+	for r /= a.perWidth(); r > 0 && w < a.cfg.MaxBeamWidth; r-- {
 		w *= 2
 	}
 	return min(w, a.cfg.MaxBeamWidth)
 }
 
+// last reports whether round r is the schedule's last.
+func (a *anytime) last(r int) bool {
+	return a.width(r) >= a.cfg.MaxBeamWidth && r%a.perWidth() == a.perWidth()-1
+}
+
 func (a *anytime) newRound() *beam {
-	return newBeam(a.l, a.m, a.width(a.round), newEvaluator(a.l, a.cfg.Eval))
+	restart := a.round%a.perWidth() == 1
+	return newBeam(a.l, a.m, a.width(a.round), newEvaluator(a.l, a.cfg.Eval, restart))
 }
 
 // run plays the rounds; it reports whether the meter stopped it.
@@ -53,7 +70,7 @@ func (a *anytime) run() bool {
 			return true
 		}
 		a.merge(a.bm)
-		if a.found && a.l.Goal.Type != GoalSurvive || a.width(a.round) >= a.cfg.MaxBeamWidth {
+		if a.found && a.l.Goal.Type != GoalSurvive || a.last(a.round) {
 			return false
 		}
 		a.round++

@@ -3,7 +3,8 @@
 // [Replay], and two searches — an exact depth-first search with a
 // transposition table for short piece sequences (it can prove a level
 // unsolvable) and an anytime beam search for long ones: rounds of doubling
-// width that go on until the time budget runs out, scoring positions by
+// width, each width with two weight sets, that go on until the time budget
+// runs out, scoring positions by
 // points, near-matches with room to finish them, pairs, heights, dead
 // columns and bumpiness (docs/columns.md).
 //
@@ -54,11 +55,11 @@ type Config struct {
 	// BeamWidth is the number of positions kept per piece by the beam
 	// search's first round (default 64).
 	BeamWidth int
-	// MaxBeamWidth is the width of the beam search's last round: each
-	// round doubles the width until it reaches MaxBeamWidth. The default
-	// is 16384 when the solve has a time budget (the rounds then go on
-	// until max_ms) and 16·BeamWidth without one; at most 65536. Set it to BeamWidth for
-	// one round.
+	// MaxBeamWidth is the width of the beam search's last rounds: each
+	// width is played with two weight sets, then doubled until it reaches
+	// MaxBeamWidth. The default is 16384 when the solve has a time budget
+	// (the rounds then go on until max_ms) and 16·BeamWidth without one;
+	// at most 65536. Set it to BeamWidth for one round.
 	MaxBeamWidth int
 	// Eval names the beam's evaluation: [EvalTuned] (default) or
 	// [EvalClassic].

@@ -59,6 +59,20 @@ func tunedWeights(goal string) weights {
 	}
 }
 
+// restartWeights are the second set the anytime search alternates with
+// tunedWeights: a different, about as strong, view of the level, so a
+// round that misses with one set may hit with the other. For clear and
+// target goals it is columns/1's set (a level it solved is tried with it
+// again); for score and survive it values potential more and points less.
+func restartWeights(goal string) weights {
+	switch goal {
+	case GoalClear, GoalTarget:
+		return classicWeights(goal)
+	default:
+		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4}
+	}
+}
+
 // evaluator scores beam positions with one set of weights.
 type evaluator struct {
 	g    *geom
@@ -66,10 +80,15 @@ type evaluator struct {
 	w    weights
 }
 
-func newEvaluator(l *Level, set string) evaluator {
+// newEvaluator returns the evaluator of set; restart picks the tuned
+// set's alternative.
+func newEvaluator(l *Level, set string, restart bool) evaluator {
 	w := tunedWeights(l.Goal.Type)
-	if set == EvalClassic {
+	switch {
+	case set == EvalClassic:
 		w = classicWeights(l.Goal.Type)
+	case restart:
+		w = restartWeights(l.Goal.Type)
 	}
 	return evaluator{g: &l.geom, goal: l.Goal.Type, w: w}
 }

@@ -22,7 +22,7 @@ func TestThreats(t *testing.T) {
 	}
 	for _, tc := range cases {
 		l := mustParse(t, levelJSONOf(tc.rule, tc.rows, []string{"ABC"}, `{"type":"survive"}`))
-		e := newEvaluator(l, EvalTuned)
+		e := newEvaluator(l, EvalTuned, false)
 		_, paired := e.pairs(&l.start)
 		if got := e.threats(&l.start, &paired); got != tc.want {
 			t.Errorf("%s: %d threats, want %d", tc.name, got, tc.want)
