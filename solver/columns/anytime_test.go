@@ -56,7 +56,10 @@ func TestBestScoreReported(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := solveOK(t, k, l, solver.Options{})
-		best, _ := solver.DetailInt(res.Details["best_score"])
+		best, ok := solver.DetailInt(res.Details["best_score"])
+		if !ok {
+			t.Fatalf("%s: no best_score in %v", l.Canonical(), res.Details)
+		}
 		switch res.Verdict {
 		case solver.Solved:
 			if best > *res.Value {
