@@ -50,11 +50,11 @@ type bcand struct {
 	move   uint8
 }
 
-func newBeam(l *Level, m *solver.Meter, width int) *beam {
+func newBeam(l *Level, m *solver.Meter, width int, ev evaluator) *beam {
 	bm := &beam{
 		l: l, g: &l.geom, m: m, width: width,
 		moves: moveLists(l),
-		ev:    newEvaluator(l),
+		ev:    ev,
 		seen:  newSeenSet(width),
 	}
 	bm.cur = []bnode{{b: l.start, t: l.initialTarget()}}
@@ -62,15 +62,16 @@ func newBeam(l *Level, m *solver.Meter, width int) *beam {
 }
 
 // run places pieces until the goal is reached, the beam dies, the pieces
-// run out or the meter stops it. It reports whether it was stopped.
-func (bm *beam) run() bool {
+// run out or the meter stops it. It reports whether it was stopped; save
+// writes the checkpoints.
+func (bm *beam) run(save func()) bool {
 	n := len(bm.l.pieces)
 	for bm.idx < n && len(bm.cur) > 0 {
 		if bm.m.CheckpointDue() {
-			bm.m.Checkpoint(bm.encode())
+			save()
 		}
 		if bm.expand() {
-			bm.m.Checkpoint(bm.encode())
+			save()
 			return true
 		}
 		if bm.found {
@@ -116,7 +117,7 @@ func (bm *beam) expand() bool {
 				continue
 			}
 			bm.cands = append(bm.cands, bcand{
-				eval:   bm.ev.eval(&scratch.b, scratch.score, scratch.t),
+				eval:   bm.ev.eval(&scratch.b, scratch.score, scratch.t, len(bm.l.pieces)-i-1),
 				hash:   bm.g.hash(&scratch.b, scratch.t),
 				parent: int32(p), move: mv,
 			})
@@ -126,6 +127,11 @@ func (bm *beam) expand() bool {
 		bm.found = true
 		bm.goalLine = append(bm.line(i, goalParent), goalMove)
 		return false
+	}
+	bm.sortCands()
+	if len(bm.cands) > 1<<14 && bm.m.Stopped() {
+		// Wide rounds: the sort takes a while without ticks.
+		return true
 	}
 	bm.keep()
 	return false
@@ -141,8 +147,8 @@ func (bm *beam) play(dst, parent *bnode, i int, mv uint8) bool {
 	return ok
 }
 
-// keep keeps the best distinct candidates and makes them the new beam.
-func (bm *beam) keep() {
+// sortCands orders the candidates best first, ties by parent and move.
+func (bm *beam) sortCands() {
 	slices.SortFunc(bm.cands, func(a, b bcand) int {
 		if c := cmp.Compare(b.eval, a.eval); c != 0 {
 			return c
@@ -152,6 +158,11 @@ func (bm *beam) keep() {
 		}
 		return cmp.Compare(a.move, b.move)
 	})
+}
+
+// keep keeps the best distinct sorted candidates and makes them the new
+// beam.
+func (bm *beam) keep() {
 	bm.seen.reset()
 	bm.next = bm.next[:0]
 	hist := make([]step, 0, min(bm.width, len(bm.cands)))

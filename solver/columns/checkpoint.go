@@ -8,11 +8,17 @@ import (
 // Checkpoint payloads (inside the solver.Meter envelope):
 //
 //	DFS:  "D" 1, path, best, best line
-//	beam: "B" 1, piece index, best, best line, beam nodes, history
+//	beam: "B" 2, round, best, best line, found, goal line (the finished
+//	      rounds), then the current round: piece index, best, best line,
+//	      beam nodes, history
 //
 // Lines and paths are a uvarint length and one byte per move (col*3+rot);
-// numbers are varints.
-const payloadVersion = 1
+// numbers are varints. Version 1 beam payloads (columns/1, one round) are
+// rejected: the worker then starts afresh.
+const (
+	payloadVersion     = 1
+	beamPayloadVersion = 2
+)
 
 // ErrBadCheckpoint is returned when a resume blob does not fit the level.
 var ErrBadCheckpoint = errors.New("columns: resume blob does not match this level or solver")
@@ -110,8 +116,45 @@ func validLine(l *Level, line []uint8) bool {
 	return true
 }
 
-func (bm *beam) encode() []byte {
-	e := encoder{b: []byte{'B', payloadVersion}}
+func (a *anytime) encode() []byte {
+	e := encoder{b: []byte{'B', beamPayloadVersion}}
+	e.uint(uint64(a.round))
+	e.int(a.best)
+	e.bytes(a.bestLine)
+	found := byte(0)
+	if a.found {
+		found = 1
+	}
+	e.b = append(e.b, found)
+	e.bytes(a.goalLine)
+	a.bm.encode(&e)
+	return e.b
+}
+
+// decode restores an anytime payload into a, checking it against the level.
+func (a *anytime) decode(p []byte) error {
+	if len(p) < 2 || p[0] != 'B' || p[1] != beamPayloadVersion {
+		return ErrBadCheckpoint
+	}
+	l := a.l
+	d := decoder{b: p[2:]}
+	a.round = int(d.uint(64))
+	a.best = d.int()
+	a.bestLine = d.bytes(len(l.pieces))
+	found := d.byte()
+	a.goalLine = d.bytes(len(l.pieces))
+	if d.err || found > 1 || !validLine(l, a.bestLine) || !validLine(l, a.goalLine) {
+		return ErrBadCheckpoint
+	}
+	a.found = found == 1
+	if a.found {
+		a.goal = lineScore(l, a.goalLine)
+	}
+	a.bm = a.newRound()
+	return a.bm.decode(&d)
+}
+
+func (bm *beam) encode(e *encoder) {
 	e.uint(uint64(bm.idx))
 	e.int(bm.best)
 	e.bytes(bm.bestLine)
@@ -133,16 +176,12 @@ func (bm *beam) encode() []byte {
 			e.b = append(e.b, s.move)
 		}
 	}
-	return e.b
 }
 
-// decodeBeam restores a beam payload into bm, checking it against the level.
-func (bm *beam) decode(p []byte) error {
-	if len(p) < 2 || p[0] != 'B' || p[1] != payloadVersion {
-		return ErrBadCheckpoint
-	}
+// decode restores the current round's beam from d, checking it against
+// the level.
+func (bm *beam) decode(d *decoder) error {
 	l, g := bm.l, bm.g
-	d := decoder{b: p[2:]}
 	bm.idx = int(d.uint(uint64(len(l.pieces))))
 	bm.best = d.int()
 	bm.bestLine = d.bytes(len(l.pieces))
@@ -152,7 +191,7 @@ func (bm *beam) decode(p []byte) error {
 	}
 	bm.cur = make([]bnode, nb)
 	for k := range bm.cur {
-		if !decodeNode(&d, &bm.cur[k], g, l.initialTarget()) {
+		if !decodeNode(d, &bm.cur[k], g, l.initialTarget()) {
 			return ErrBadCheckpoint
 		}
 	}

@@ -2,7 +2,11 @@
 // parsing and validation, a compact board simulator for both match rules,
 // [Replay], and two searches — an exact depth-first search with a
 // transposition table for short piece sequences (it can prove a level
-// unsolvable) and a beam search for long ones.
+// unsolvable) and an anytime beam search for long ones: rounds of doubling
+// width, each width with two weight sets, that go on until the time budget
+// runs out, scoring positions by
+// points, near-matches with room to finish them, pairs, heights, dead
+// columns and bumpiness (docs/columns.md).
 //
 // # Rules
 //
@@ -22,13 +26,14 @@
 //
 // # Results
 //
-// Plan is `[{"col":2,"rot":1},...]`. Value is the score of the plan, which
-// is the best score the search found: for a solved `clear`/`target`/`score`
-// level the plan that reaches the goal (for `score` from the exact search:
-// the highest reachable score, Optimal set), for `survive` the best final
-// line, for unsolved levels the best-scoring partial line. Details:
-// `score` (= Value), `goal_met`, `pieces_placed` and `search`
-// ("exact", "beam" or "precheck").
+// Plan is `[{"col":2,"rot":1},...]`. Value is the score of the plan: for a
+// solved `clear`/`target`/`score` level the plan that reaches the goal and
+// stops there (for `score` from the exact search: the highest reachable
+// score, Optimal set), for `survive` the best-scoring surviving line of
+// any round, for unsolved levels the best-scoring partial line. Details:
+// `score` (= Value), `best_score` (the best score found on any line, ≥
+// score), `goal_met`, `pieces_placed` and `search` ("exact", "beam" or
+// "precheck").
 //
 // The exact search identifies positions by a 64-bit hash of the board (plus
 // the piece index and the target jewel's position); a hash collision could
@@ -43,13 +48,22 @@ import (
 const Name = "columns"
 
 // version names the solver build; bump it when results may change.
-const version = "columns/1"
+const version = "columns/2"
 
 // Config tunes the searches. The zero value means the defaults.
 type Config struct {
 	// BeamWidth is the number of positions kept per piece by the beam
-	// search (default 1000).
+	// search's first round (default 64).
 	BeamWidth int
+	// MaxBeamWidth is the width of the beam search's last rounds: each
+	// width is played with two weight sets, then doubled until it reaches
+	// MaxBeamWidth. The default is 16384 when the solve has a time budget
+	// (the rounds then go on until max_ms) and 16·BeamWidth without one;
+	// at most 65536. Set it to BeamWidth for one round.
+	MaxBeamWidth int
+	// Eval names the beam's evaluation: [EvalTuned] (default) or
+	// [EvalClassic].
+	Eval string
 	// ExactNodes is the largest estimated tree size (product of the move
 	// counts of all pieces) for which the exact search is used instead of
 	// the beam search (default 3e7). Sequences longer than [maxExactPieces]
@@ -58,8 +72,10 @@ type Config struct {
 }
 
 const (
-	defaultBeamWidth  = 1000
+	defaultBeamWidth  = 64
 	defaultExactNodes = 3e7
+	untimedWidening   = 16      // last round without a time budget: 16·BeamWidth
+	timedMaxBeamWidth = 1 << 14 // last round with a time budget
 	maxBeamWidth      = 1 << 16
 )
 
@@ -76,8 +92,12 @@ func NewWithConfig(cfg Config) solver.Kind {
 	if cfg.BeamWidth <= 0 {
 		cfg.BeamWidth = defaultBeamWidth
 	}
-	if cfg.BeamWidth > maxBeamWidth {
-		cfg.BeamWidth = maxBeamWidth
+	cfg.BeamWidth = min(cfg.BeamWidth, maxBeamWidth)
+	if cfg.MaxBeamWidth > 0 {
+		cfg.MaxBeamWidth = min(max(cfg.MaxBeamWidth, cfg.BeamWidth), maxBeamWidth)
+	}
+	if cfg.Eval != EvalClassic {
+		cfg.Eval = EvalTuned
 	}
 	if cfg.ExactNodes == 0 {
 		cfg.ExactNodes = defaultExactNodes

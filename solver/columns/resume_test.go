@@ -91,7 +91,7 @@ func TestResumeExact(t *testing.T) {
 
 // TestResumeBeam does the same for the beam search on 30-piece levels.
 func TestResumeBeam(t *testing.T) {
-	k := NewWithConfig(Config{BeamWidth: 20})
+	k := NewWithConfig(Config{BeamWidth: 20, MaxBeamWidth: 80})
 	rng := rand.New(rand.NewPCG(13, 14))
 	total := 0
 	for _, rule := range allRules {
@@ -120,7 +120,7 @@ func TestResumeBeam(t *testing.T) {
 // TestResumeAfterCancel cancels ctx from the checkpoint hook and resumes.
 func TestResumeAfterCancel(t *testing.T) {
 	for _, pieces := range []int{5, 40} {
-		k := NewWithConfig(Config{BeamWidth: 30})
+		k := NewWithConfig(Config{BeamWidth: 30, MaxBeamWidth: 120})
 		rng := rand.New(rand.NewPCG(uint64(pieces), 1))
 		l, err := Generate(rng, GenConfig{Width: 5, Height: 10, Colors: 3, Fill: 0.4, Pieces: pieces, Goal: GoalScore, Score: 200})
 		if err != nil {

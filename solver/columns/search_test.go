@@ -26,7 +26,7 @@ func solveOK(t *testing.T, k solver.Kind, l *Level, opts solver.Options) solver.
 // TestBeamLongLevels solves 40-piece levels with the beam search: every
 // result verifies, and score, target and survive levels are mostly solved.
 func TestBeamLongLevels(t *testing.T) {
-	k := NewWithConfig(Config{BeamWidth: 100})
+	k := NewWithConfig(Config{BeamWidth: 100, MaxBeamWidth: 100})
 	for ri, rule := range allRules {
 		for gi, goal := range allGoals {
 			rng := rand.New(rand.NewPCG(uint64(ri), uint64(gi)+50))
@@ -56,7 +56,7 @@ func TestBeamLongLevels(t *testing.T) {
 }
 
 func TestSolveDeterministic(t *testing.T) {
-	k := NewWithConfig(Config{BeamWidth: 50})
+	k := NewWithConfig(Config{BeamWidth: 50, MaxBeamWidth: 200})
 	rng := rand.New(rand.NewPCG(3, 3))
 	for _, goal := range allGoals {
 		for _, pieces := range []int{5, 25} {
@@ -141,18 +141,20 @@ func TestVerifyRejects(t *testing.T) {
 		t.Fatalf("verdict %s", res.Verdict)
 	}
 	tamper := map[string]func(r *solver.Result){
-		"value":         func(r *solver.Result) { r.Value = solver.Int64(*r.Value + 1) },
-		"no value":      func(r *solver.Result) { r.Value = nil },
-		"verdict":       func(r *solver.Result) { r.Verdict = solver.Unknown },
-		"bad verdict":   func(r *solver.Result) { r.Verdict = "maybe" },
-		"score detail":  func(r *solver.Result) { r.Details["score"] = 99 },
-		"goal_met":      func(r *solver.Result) { r.Details["goal_met"] = false },
-		"pieces_placed": func(r *solver.Result) { r.Details["pieces_placed"] = 7 },
-		"extra detail":  func(r *solver.Result) { r.Details["cleared"] = true },
-		"search":        func(r *solver.Result) { r.Details["search"] = "guess" },
-		"empty plan":    func(r *solver.Result) { r.Plan = json.RawMessage(`[]`) },
-		"bad plan":      func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":9,"rot":0}]`) },
-		"plan field":    func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":2,"rot":0,"x":1}]`) },
+		"value":          func(r *solver.Result) { r.Value = solver.Int64(*r.Value + 1) },
+		"no value":       func(r *solver.Result) { r.Value = nil },
+		"verdict":        func(r *solver.Result) { r.Verdict = solver.Unknown },
+		"bad verdict":    func(r *solver.Result) { r.Verdict = "maybe" },
+		"score detail":   func(r *solver.Result) { r.Details["score"] = 99 },
+		"best_score":     func(r *solver.Result) { r.Details["best_score"] = *r.Value - 1 },
+		"bad best_score": func(r *solver.Result) { r.Details["best_score"] = "high" },
+		"goal_met":       func(r *solver.Result) { r.Details["goal_met"] = false },
+		"pieces_placed":  func(r *solver.Result) { r.Details["pieces_placed"] = 7 },
+		"extra detail":   func(r *solver.Result) { r.Details["cleared"] = true },
+		"search":         func(r *solver.Result) { r.Details["search"] = "guess" },
+		"empty plan":     func(r *solver.Result) { r.Plan = json.RawMessage(`[]`) },
+		"bad plan":       func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":9,"rot":0}]`) },
+		"plan field":     func(r *solver.Result) { r.Plan = json.RawMessage(`[{"col":2,"rot":0,"x":1}]`) },
 		"long plan": func(r *solver.Result) {
 			r.Plan = json.RawMessage(`[{"col":2,"rot":0},{"col":0,"rot":0},{"col":0,"rot":0}]`)
 		},

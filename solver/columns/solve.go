@@ -21,6 +21,7 @@ type outcome struct {
 	optimal bool
 	proof   string
 	search  string
+	best    int64 // best score found on any line
 }
 
 // Solve runs the exact search on short sequences and the beam search on
@@ -38,7 +39,7 @@ func (k *kind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options)
 	if k.useExact(l) {
 		out, err = solveExact(l, m)
 	} else {
-		out, err = solveBeam(l, m, k.cfg.BeamWidth)
+		out, err = solveBeam(l, m, k.beamConfig(opts.Budget))
 	}
 	if err != nil {
 		return solver.Result{Verdict: solver.Unknown}, err
@@ -48,6 +49,19 @@ func (k *kind) Solve(ctx context.Context, lvl solver.Level, opts solver.Options)
 		return res, err
 	}
 	return res, m.Err()
+}
+
+// beamConfig is the configuration with MaxBeamWidth resolved: a time
+// budget lets the rounds widen until it runs out.
+func (k *kind) beamConfig(b solver.Budget) Config {
+	cfg := k.cfg
+	if cfg.MaxBeamWidth == 0 {
+		cfg.MaxBeamWidth = min(untimedWidening*cfg.BeamWidth, maxBeamWidth)
+		if b.MaxMS > 0 {
+			cfg.MaxBeamWidth = max(timedMaxBeamWidth, cfg.BeamWidth)
+		}
+	}
+	return cfg
 }
 
 // useExact reports whether the estimated tree is small enough.
@@ -76,7 +90,7 @@ func solveExact(l *Level, m *solver.Meter) (outcome, error) {
 		resume, s.best, s.bestLine = path, best, line
 	}
 	st := s.run(resume)
-	out := outcome{search: searchExact, plan: s.bestLine, verdict: solver.Unknown}
+	out := outcome{search: searchExact, plan: s.bestLine, verdict: solver.Unknown, best: s.best}
 	switch {
 	case st == dfsFound:
 		out.verdict, out.plan = solver.Solved, s.goalLine
@@ -96,20 +110,21 @@ func solveExact(l *Level, m *solver.Meter) (outcome, error) {
 	return out, nil
 }
 
-func solveBeam(l *Level, m *solver.Meter, width int) (outcome, error) {
+func solveBeam(l *Level, m *solver.Meter, cfg Config) (outcome, error) {
 	if proof := precheck(l); proof != "" {
 		return outcome{verdict: solver.Unsolvable, proof: proof, search: searchPrecheck}, nil
 	}
-	bm := newBeam(l, m, width)
+	a := newAnytime(l, m, cfg)
 	if p := m.Resumed(); p != nil {
-		if err := bm.decode(p); err != nil {
+		if err := a.decode(p); err != nil {
 			return outcome{}, err
 		}
 	}
-	bm.run()
-	out := outcome{search: searchBeam, plan: bm.bestLine, verdict: solver.Unknown}
-	if bm.found {
-		out.verdict, out.plan = solver.Solved, bm.goalLine
+	a.run()
+	plan, found, best := a.result()
+	out := outcome{search: searchBeam, plan: plan, verdict: solver.Unknown, best: best}
+	if found {
+		out.verdict = solver.Solved
 	}
 	return out, nil
 }
@@ -161,6 +176,7 @@ func buildResult(l *Level, out outcome, m *solver.Meter) (solver.Result, error) 
 	res.Value = solver.Int64(rep.Score)
 	res.Details = map[string]any{
 		"score":         rep.Score,
+		"best_score":    max(out.best, rep.Score),
 		"goal_met":      rep.GoalMet,
 		"pieces_placed": rep.Placed,
 		"search":        out.search,

@@ -76,9 +76,16 @@ func checkDetails(d map[string]any, out Outcome) error {
 	if n, ok := solver.DetailInt(d["pieces_placed"]); !ok || n != int64(out.Placed) {
 		return fmt.Errorf("pieces_placed %v, plan places %d", d["pieces_placed"], out.Placed)
 	}
+	// best_score may be missing: columns/1 results, stored before it was
+	// reported, still verify.
+	if v, present := d["best_score"]; present {
+		if n, ok := solver.DetailInt(v); !ok || n < out.Score {
+			return fmt.Errorf("best_score %v below the plan's score %d", v, out.Score)
+		}
+	}
 	for key, v := range d {
 		switch key {
-		case "score", "goal_met", "pieces_placed":
+		case "score", "best_score", "goal_met", "pieces_placed":
 		case "search":
 			if s, _ := v.(string); s != searchExact && s != searchBeam && s != searchPrecheck {
 				return fmt.Errorf("search %v is not exact, beam or precheck", v)

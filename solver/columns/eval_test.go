@@ -1,0 +1,43 @@
+package columns
+
+import "testing"
+
+// TestThreats counts, on hand-made boards, the empty reachable cells
+// where one jewel completes a match.
+func TestThreats(t *testing.T) {
+	cases := []struct {
+		name, rule string
+		rows       []string
+		want       int64
+	}{
+		{"lines pair, open end", RuleLines, []string{".....", ".....", ".....", ".....", "AA..."}, 1},
+		{"lines gap", RuleLines, []string{".....", ".....", ".....", ".....", "A.A.."}, 1},
+		{"lines vertical pair", RuleLines, []string{".....", ".....", ".....", "A....", "A...."}, 1},
+		{"lines dead column", RuleLines, []string{".....", ".....", "A....", "A....", "B...."}, 0},
+		{"lines diagonal pair, open end", RuleLines, []string{".....", ".....", ".....", ".B...", "BA..."}, 1},
+		{"lines pair, blocked", RuleLines, []string{".....", ".....", ".....", ".....", "AAB.."}, 0},
+		{"groups pair", RuleGroups, []string{".....", ".....", ".....", ".....", "AA..."}, 4},
+		{"groups split", RuleGroups, []string{".....", ".....", ".....", ".....", "A.A.."}, 2},
+		{"groups single", RuleGroups, []string{".....", ".....", ".....", ".....", "A...."}, 0},
+	}
+	for _, tc := range cases {
+		l := mustParse(t, levelJSONOf(tc.rule, tc.rows, []string{"ABC"}, `{"type":"survive"}`))
+		e := newEvaluator(l, EvalTuned, false)
+		_, paired := e.pairs(&l.start)
+		if got := e.threats(&l.start, &paired); got != tc.want {
+			t.Errorf("%s: %d threats, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestClassicEvalIgnoresNewTerms: the classic weights give no weight to
+// threats, dead columns, bumpiness or the horizon, so the baseline is
+// columns/1's evaluation.
+func TestClassicEvalIgnoresNewTerms(t *testing.T) {
+	for _, goal := range allGoals {
+		w := classicWeights(goal)
+		if w.threat != 0 || w.dead != 0 || w.bump != 0 || w.horizon != 0 {
+			t.Fatalf("%s: classic weights %+v", goal, w)
+		}
+	}
+}
