@@ -58,7 +58,7 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
 	})
 	d := queue.NewDispatcher(queue.DispatcherConfig{
-		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter,
+		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
 	})
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency))
 	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency, Dispatcher: d, Logger: logger})
