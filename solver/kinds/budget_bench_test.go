@@ -27,24 +27,26 @@ var budgetCases = []budgetCase{
 	{"zuma-hand-40", levelJSON(`{"kind":"zuma","board":"RGRRGRGBGBGGBGBGBBGBRGBRGBBRBGBBRBBRBBGG","hand":"RRRRRGGGGGBBBBBB"}`)},
 	{"zuma-ammo-40", levelJSON(`{"kind":"zuma","board":"RGRRGRGBGBGGBGBGBBGBRGBRGBBRBGBBRBBRBBGG","ammo":"RGBRGBRGBRGBRGBR"}`)},
 	{"zuma-unlimited-64", levelJSON(`{"kind":"zuma","board":"RGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBYRGBY"}`)},
-	{"sheep-240", func(b *testing.B) []byte {
-		g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
+	// The chaos tests' hard level: seconds of search.
+	{"sheep-150", func(b *testing.B) []byte {
+		g, err := sheep.Generate(rand.New(rand.NewPCG(48, 7)), sheep.GenerateOpts{Tiles: 150, Layers: 20, Types: 15, Slots: 5})
 		if err != nil {
 			b.Fatal(err)
 		}
 		return g.Level.Canonical()
 	}},
-	{"columns-16x32-400", func(b *testing.B) []byte {
+	// The largest board and most pieces, a score out of reach.
+	{"columns-16x32-1000", func(b *testing.B) []byte {
 		l, err := columns.Generate(rand.New(rand.NewPCG(3, 5)), columns.GenConfig{Width: 16, Height: 32,
-			Rule: columns.RuleGroups, Colors: 6, Fill: 0.5, Pieces: 400, Goal: columns.GoalScore, Score: 1 << 40})
+			Rule: columns.RuleGroups, Colors: 6, Fill: 0.4, Pieces: 1000, Goal: columns.GoalScore, Score: 20_000})
 		if err != nil {
 			b.Fatal(err)
 		}
 		return l.Canonical()
 	}},
-	{"twoends-1M", func(b *testing.B) []byte {
+	{"twoends-5M", func(b *testing.B) []byte {
 		rng := rand.New(rand.NewPCG(1, 2))
-		v := make([]int64, 1_000_000)
+		v := make([]int64, 5_000_000)
 		for i := range v {
 			v[i] = rng.Int64N(1000)
 		}
