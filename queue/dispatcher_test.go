@@ -30,9 +30,9 @@ func mustJSON(t *testing.T, v any) []byte {
 
 // env is a migrated database and a Redis DB of the test's own.
 type env struct {
-	st   *store.Store
-	qc   *Client
-	rdb  *redis.Client
+	st  *store.Store
+	qc  *Client
+	rdb *redis.Client
 }
 
 func newEnv(t *testing.T) *env {
