@@ -132,7 +132,7 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 		return 0, err
 	} else if lost {
 		d.sweepBefore = time.Now()
-		d.cfg.Logger.Warn("Redis lost its tasks (flushed, or restarted without persistence): every live job is enqueued again")
+		d.cfg.Logger.Warn("Redis marker missing (first use, or Redis lost its data): every live job is enqueued again")
 	}
 	staleBefore := time.Now().Add(-d.cfg.Stale)
 	if d.sweepBefore.After(staleBefore) {

@@ -86,3 +86,20 @@ func (s *Store) JobHolder(ctx context.Context, id int64) (state, owner string, e
 	}
 	return state, deref(o), nil
 }
+
+// ReleaseStrays clears the owner of the live jobs held by worker me but
+// not among keep (what the worker knows it holds), and returns their ids.
+func (s *Store) ReleaseStrays(ctx context.Context, me string, keep []int64) ([]int64, error) {
+	rows, err := s.pool.Query(ctx, `
+		UPDATE jobs SET worker_id = NULL
+		WHERE worker_id = $1 AND state IN ('queued', 'running') AND id <> ALL ($2)
+		RETURNING id`, me, keep)
+	if err != nil {
+		return nil, fmt.Errorf("store: release strays: %w", err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store: release strays: %w", err)
+	}
+	return ids, nil
+}

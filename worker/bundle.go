@@ -38,6 +38,7 @@ func (w *Worker) handleBundle(ctx context.Context, p queue.Payload) error {
 	if err := b.claim(ctx, p); err != nil || len(b.jobs) == 0 {
 		return err
 	}
+	defer b.releaseHeld()
 	b.start = time.Now()
 	for b.next < len(b.jobs) {
 		if b.shuttingDown() {
@@ -74,23 +75,73 @@ type bundleRun struct {
 	start time.Time // when the first job started
 	done  []attempt // results not stored yet
 	since time.Time // when the oldest of done finished
+	// gone: jobs sent solo, no longer held by the bundle (this worker may
+	// be running one of them in its own task already).
+	gone map[int64]bool
 }
 
-// claim loads the bundle's jobs that no other live worker holds. A retried
-// bundle sends them all solo instead: an earlier delivery failed or its
-// worker died mid-bundle, and which job was to blame is unknown.
+// releaseHeld lets go of the jobs the bundle still holds, at its end.
+func (b *bundleRun) releaseHeld() {
+	var ids []int64
+	for _, j := range b.jobs {
+		if !b.gone[j.ID] {
+			ids = append(ids, j.ID)
+		}
+	}
+	b.w.releaseAll(ids)
+}
+
+// sendSolo takes jobs out of the bundle (see store.MakeSolo) and lets go
+// of them, so that their own tasks may run them on this worker too.
+func (b *bundleRun) sendSolo(ctx context.Context, ids []int64) error {
+	if err := b.w.cfg.Store.MakeSolo(ctx, ids); err != nil {
+		return err
+	}
+	b.letGo(ids)
+	return nil
+}
+
+func (b *bundleRun) letGo(ids []int64) {
+	if b.gone == nil {
+		b.gone = map[int64]bool{}
+	}
+	for _, id := range ids {
+		b.gone[id] = true
+	}
+	b.w.releaseAll(ids)
+}
+
+// claim loads the bundle's jobs that no other live worker holds, and holds
+// them; a job this process runs already in another task is left to it. A
+// retried bundle sends its jobs solo instead: an earlier delivery failed or
+// its worker died mid-bundle, and which job was to blame is unknown.
 func (b *bundleRun) claim(ctx context.Context, p queue.Payload) error {
 	from, to := p.Seqs()
+	b.w.claims.RLock()
 	jobs, err := b.w.cfg.Store.ClaimBundle(ctx, p.BatchID, from, to, b.w.owner)
+	jobs = b.w.holdJobs(jobs)
+	b.w.claims.RUnlock()
 	if err != nil {
 		return err
 	}
 	if n, _ := asynq.GetRetryCount(ctx); n > 0 && len(jobs) > 0 {
 		b.log.Warn("retried bundle split into solo jobs", slog.Int("jobs", len(jobs)))
+		defer b.w.releaseAll(jobIDs(jobs))
 		return b.w.cfg.Store.MakeSolo(ctx, jobIDs(jobs))
 	}
 	b.jobs = jobs
 	return nil
+}
+
+// holdJobs holds the jobs it can and returns them.
+func (w *Worker) holdJobs(jobs []store.RunnableJob) []store.RunnableJob {
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if w.hold(j.ID) {
+			kept = append(kept, j)
+		}
+	}
+	return kept
 }
 
 func (b *bundleRun) shuttingDown() bool {
@@ -109,19 +160,16 @@ func (b *bundleRun) runJob(ctx context.Context, job store.RunnableJob) (more boo
 	log := b.log.With(slog.Int64("job_id", job.ID), slog.String("kind", job.Kind))
 	if job.Attempts > job.MaxAttempts {
 		// handleJob fails it with its last error.
-		return true, b.w.cfg.Store.MakeSolo(ctx, []int64{job.ID})
+		return true, b.sendSolo(ctx, []int64{job.ID})
 	}
-	if !b.w.hold(job.ID) {
-		log.Info("job skipped: this worker is running it in another task")
-		return true, nil
-	}
-	defer b.w.release(job.ID)
-	rest := b.jobs[b.next:]
-	a := b.w.run(ctx, log, job, func() bool { return b.w.turnSlow(ctx, log, job.ID, rest) })
+	rest := jobIDs(b.jobs[b.next:])
+	a := b.w.run(ctx, log, job, func() bool { return b.turnSlow(ctx, log, job.ID, rest) })
 	act, err := b.w.settle(ctx, log, a, true)
 	switch {
 	case err != nil:
 		return false, err
+	case act == actRetry:
+		b.letGo([]int64{job.ID}) // settle sent it solo
 	case act == actHandBack:
 		return false, fmt.Errorf("%w: %w", a.err, asynq.RevokeTask)
 	case act == actTaskEnded:
@@ -156,7 +204,7 @@ func (b *bundleRun) flush(ctx context.Context) error {
 // restSolo sends the jobs from index from on solo; false if that failed
 // (the bundle then goes on with them).
 func (b *bundleRun) restSolo(ctx context.Context, from int) bool {
-	if err := b.w.cfg.Store.MakeSolo(ctx, jobIDs(b.jobs[from:])); err != nil {
+	if err := b.sendSolo(ctx, jobIDs(b.jobs[from:])); err != nil {
 		b.log.Warn("rest of a slow bundle not sent solo", slog.Any("error", err))
 		return false
 	}
@@ -167,7 +215,7 @@ func (b *bundleRun) restSolo(ctx context.Context, from int) bool {
 // handBack ends the bundle's task with cause: it stores what is done and
 // sends the jobs from index from on solo.
 func (b *bundleRun) handBack(ctx context.Context, from int, cause error) error {
-	err := errors.Join(b.flush(ctx), b.w.cfg.Store.MakeSolo(context.WithoutCancel(ctx), jobIDs(b.jobs[from:])))
+	err := errors.Join(b.flush(ctx), b.sendSolo(context.WithoutCancel(ctx), jobIDs(b.jobs[from:])))
 	if err != nil {
 		return errors.Join(cause, err)
 	}
@@ -178,14 +226,14 @@ func (b *bundleRun) handBack(ctx context.Context, from int, cause error) error {
 // SlowAfter and sends the jobs after it solo. It reports whether they
 // went (if not, the bundle goes on with them after this job). The job's
 // watcher calls it while the handler waits in the solver.
-func (w *Worker) turnSlow(ctx context.Context, log *slog.Logger, id int64, rest []store.RunnableJob) bool {
-	if err := w.cfg.Store.MarkRunning(ctx, id); err != nil {
+func (b *bundleRun) turnSlow(ctx context.Context, log *slog.Logger, id int64, rest []int64) bool {
+	if err := b.w.cfg.Store.MarkRunning(ctx, id); err != nil {
 		log.Warn("slow job not marked running", slog.Any("error", err))
 	}
 	if len(rest) == 0 {
 		return false
 	}
-	if err := w.cfg.Store.MakeSolo(ctx, jobIDs(rest)); err != nil {
+	if err := b.sendSolo(ctx, rest); err != nil {
 		log.Warn("rest of a slow bundle not sent solo", slog.Any("error", err))
 		return false
 	}

@@ -52,7 +52,9 @@ func (w *Worker) beat(ctx context.Context, log *slog.Logger) error {
 			case <-tick.C:
 				if err := once(); err != nil && ctx.Err() == nil {
 					log.Warn("heartbeat not written", slog.Any("error", err))
+					continue
 				}
+				w.releaseStrays(ctx, log)
 			}
 		}
 	}()

@@ -58,8 +58,16 @@ type Worker struct {
 	finishes *writeMerger[store.Finish, bool]
 	close    context.CancelFunc
 
+	// held is what this process holds: jobs it runs, and the jobs of the
+	// bundles it works through. A job that PostgreSQL says it holds but
+	// held does not (its handler failed to write, or panicked) is let go
+	// at the next beat (releaseStrays), so that a retry may run it anywhere.
 	mu   sync.Mutex
-	held map[int64]bool // jobs this process is running now
+	held map[int64]bool
+	// claims is read-locked around a claim in PostgreSQL and the matching
+	// hold, and write-locked by releaseStrays, which must not see one
+	// without the other.
+	claims sync.RWMutex
 }
 
 type startReply struct {
@@ -147,10 +155,35 @@ func (w *Worker) hold(id int64) bool {
 	return true
 }
 
-func (w *Worker) release(id int64) {
+func (w *Worker) release(id int64) { w.releaseAll([]int64{id}) }
+
+func (w *Worker) releaseAll(ids []int64) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	delete(w.held, id)
+	for _, id := range ids {
+		delete(w.held, id)
+	}
+}
+
+// releaseStrays lets go, in PostgreSQL, of the live jobs recorded as held
+// by this worker that it does not hold: after a failed write or a panic a
+// job would otherwise stay held by a live worker that no longer runs it,
+// and every other worker would refuse it.
+func (w *Worker) releaseStrays(ctx context.Context, log *slog.Logger) {
+	w.claims.Lock()
+	defer w.claims.Unlock()
+	w.mu.Lock()
+	keep := make([]int64, 0, len(w.held))
+	for id := range w.held {
+		keep = append(keep, id)
+	}
+	w.mu.Unlock()
+	ids, err := w.cfg.Store.ReleaseStrays(ctx, w.owner.ID, keep)
+	if err != nil {
+		log.Warn("stray jobs not released", slog.Any("error", err))
+	} else if len(ids) > 0 {
+		log.Warn("jobs held in PostgreSQL but not running here released", slog.Any("job_ids", ids))
+	}
 }
 
 // Shutdown makes every running search stop; their jobs keep their last
@@ -177,7 +210,9 @@ func (w *Worker) handleJob(ctx context.Context, id int64) error {
 		return nil
 	}
 	defer w.release(id)
+	w.claims.RLock()
 	start, err := w.starts.do(ctx, id)
+	w.claims.RUnlock()
 	if err != nil {
 		return err
 	}
