@@ -132,7 +132,10 @@ func (m *Meter) Stopped() bool {
 	if m.stopped != nil {
 		return true
 	}
-	if m.alarm.Load() || m.released {
+	// ctx is asked too: the alarm's ctx hook runs in a goroutine of its
+	// own, and a caller that saw ctx end (zuma's incumbent) must find the
+	// meter stopped.
+	if m.alarm.Load() || m.released || m.ctx.Err() != nil {
 		return m.checkClock()
 	}
 	return false
