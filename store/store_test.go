@@ -221,6 +221,10 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 	if err != nil || len(claimed) != 1 || claimed[0].ID != j.ID {
 		t.Fatalf("a requeued job must be dispatched at once: %+v, %v", claimed, err)
 	}
+	// Having run, it resumes ahead of jobs never started (queue.Resumed).
+	if claimed[0].Recoveries != 1 {
+		t.Fatalf("recoveries = %d after a hand-back, want 1", claimed[0].Recoveries)
+	}
 }
 
 func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
