@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"log/slog"
 	"net/http"
 
 	"github.com/puzzled/puzzled/queue"
@@ -72,22 +71,13 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if req.Priority == "" {
 		req.Priority = queue.Interactive
 	}
-	job, err := s.cfg.Store.CreateJob(r.Context(), store.JobParams{
+	job, err := queue.Submit(r.Context(), s.cfg.Store, s.cfg.Queue, store.JobParams{
 		Level: lvl, Priority: req.Priority, Budget: req.Budget, Labels: req.Labels,
 		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
-	})
+	}, s.cfg.Logger)
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return
-	}
-	if job.State == store.StateQueued {
-		// Interactive jobs skip the dispatcher's poll. If Redis is down the
-		// dispatcher enqueues the job later: it is safe in PostgreSQL.
-		if _, err := s.cfg.Queue.Enqueue(r.Context(), job.ID, job.Priority, job.Budget.MaxMS); err != nil {
-			s.cfg.Logger.Warn("enqueue failed; the dispatcher will retry", slog.Int64("job_id", job.ID), slog.Any("error", err))
-		} else if err := s.cfg.Store.MarkEnqueued(r.Context(), job.ID); err != nil {
-			s.cfg.Logger.Warn("mark enqueued failed", slog.Int64("job_id", job.ID), slog.Any("error", err))
-		}
 	}
 	writeJSON(w, http.StatusAccepted, job)
 }

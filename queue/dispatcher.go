@@ -22,15 +22,29 @@ type DispatcherConfig struct {
 	Stale time.Duration
 	// Page is how many jobs one round claims; Parallel how many enqueue at once.
 	Page, Parallel int
+	// Owner is the worker process the dispatcher runs in: each round it
+	// takes over the jobs of dead workers in its name. Empty: it does not.
+	Owner store.Owner
 }
 
 // Dispatcher keeps asynq in step with PostgreSQL: it hands new bulk jobs to
-// asynq, and re-enqueues live jobs whose task was lost. It is the outbox of
-// the batch API and the reconciler of DESIGN.md §4 in one loop. Any number
-// of dispatchers may run at once (one per worker process): each round
-// claims its jobs with SKIP LOCKED.
+// asynq, re-enqueues live jobs whose task was lost, and hands the jobs of
+// dead workers to live ones. It is the outbox of the batch API and the
+// reconciler (docs/service.md) in one loop. Any number of dispatchers may
+// run at once (one per worker process): each round claims its jobs with
+// SKIP LOCKED.
+//
+// Two things make a lost job run again within seconds rather than after
+// Stale: a dead worker's jobs are taken over as soon as its heartbeat is
+// DeadAfter old (store.TakeOverJobs), and a Redis that lost its data
+// (RedisLost) makes the next rounds sweep every live job, as if all were
+// stale. Neither starts a job twice: a job held by a live worker is
+// refused by store.StartJobs whatever task asks for it.
 type Dispatcher struct {
 	cfg DispatcherConfig
+	// sweepBefore: jobs last enqueued before it are re-enqueued now (set
+	// when Redis lost its data, cleared when the sweep is through).
+	sweepBefore time.Time
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -94,16 +108,45 @@ func tasksOf(jobs []store.LiveJob) []task {
 			budget = DefaultMaxMS // the kind's default, at most this
 		}
 		tasks[i].maxMS = max(tasks[i].maxMS, budget)
+		if QueueOf(j) == Resumed {
+			tasks[i].priority = Resumed
+		}
 	}
 	return tasks
 }
 
-// Round claims one page of jobs and makes sure each has a live task. It
-// returns how many jobs it claimed.
+// Round takes over the jobs of dead workers, claims one page of jobs and
+// makes sure each has a live task. It returns how many jobs it claimed.
 func (d *Dispatcher) Round(ctx context.Context) (int, error) {
-	jobs, err := d.cfg.Store.ClaimLiveJobs(ctx, time.Now().Add(-d.cfg.Stale), d.cfg.Page)
-	if err != nil || len(jobs) == 0 {
+	if d.cfg.Owner.ID != "" {
+		ids, err := d.cfg.Store.TakeOverJobs(ctx, d.cfg.Owner.ID, d.cfg.Owner.DeadAfter)
+		if err != nil {
+			return 0, err
+		}
+		if len(ids) > 0 {
+			d.cfg.Logger.Warn("jobs of a dead worker taken over; they resume first", slog.Int("jobs", len(ids)),
+				slog.Any("job_ids", ids[:min(len(ids), 10)]))
+		}
+	}
+	if lost, err := d.cfg.Client.RedisLost(ctx); err != nil {
 		return 0, err
+	} else if lost {
+		d.sweepBefore = time.Now()
+		d.cfg.Logger.Warn("Redis marker missing (first use, or Redis lost its data): every live job is enqueued again")
+	}
+	staleBefore := time.Now().Add(-d.cfg.Stale)
+	if d.sweepBefore.After(staleBefore) {
+		staleBefore = d.sweepBefore
+	}
+	jobs, err := d.cfg.Store.ClaimLiveJobs(ctx, staleBefore, d.cfg.Page)
+	if err != nil {
+		return 0, err
+	}
+	if len(jobs) < d.cfg.Page {
+		d.sweepBefore = time.Time{} // the sweep is through
+	}
+	if len(jobs) == 0 {
+		return 0, nil
 	}
 	var (
 		wg        sync.WaitGroup

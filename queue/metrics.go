@@ -28,7 +28,7 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 }
 
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	for _, q := range []string{Interactive, Bulk} {
+	for _, q := range []string{Resumed, Interactive, Bulk} {
 		info, err := c.inspector.GetQueueInfo(q)
 		if err != nil { // a queue that never had a task does not exist yet
 			continue

@@ -1,9 +1,11 @@
-// Package queue owns puzzled's asynq side: the solve task type, the two
-// queues (interactive before bulk), enqueueing with task ids derived from
-// the jobs, and the dispatcher that keeps Redis in step with PostgreSQL.
+// Package queue owns puzzled's asynq side: the solve task type, the three
+// queues (resumed, interactive, bulk, in that order), enqueueing with task
+// ids derived from the jobs, the submit protocol of a job (Submit), and the
+// dispatcher that keeps Redis in step with PostgreSQL.
 //
 // PostgreSQL is the source of truth. A task carries only ids: one job
-// (task id job:<id>), or a bundle of up to BundleSize jobs of one batch
+// (task id job:<id>, or job:<id>:r<n> after the job was taken back from a
+// worker n times), or a bundle of up to BundleSize jobs of one batch
 // (task id batch:<batch>:<bundle>). Task ids are derived from the jobs, so
 // enqueueing the same work twice while a task is live is a no-op, which
 // makes the dispatcher's re-enqueueing after a Redis loss safe.
@@ -19,6 +21,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -27,15 +30,19 @@ import (
 // TypeSolve is the asynq task type of a solve job.
 const TypeSolve = "puzzled:solve"
 
-// Queue names, one per job priority.
+// Queue names: one per job priority, and Resumed for jobs that already ran
+// and were taken back from a worker (handed back at shutdown, taken over
+// from a dead worker). A job goes to Resumed whatever its priority, so that
+// it goes on ahead of jobs never started instead of behind the backlog.
 const (
 	Interactive = "interactive"
 	Bulk        = "bulk"
+	Resumed     = "resumed"
 )
 
 // Queues is the asynq server's queue configuration: with strict priority,
-// interactive tasks always go before bulk ones.
-var Queues = map[string]int{Interactive: 2, Bulk: 1}
+// resumed tasks go first, then interactive ones, then bulk ones.
+var Queues = map[string]int{Resumed: 3, Interactive: 2, Bulk: 1}
 
 // ValidPriority reports whether p names a queue.
 func ValidPriority(p string) bool { return p == Interactive || p == Bulk }
@@ -53,15 +60,27 @@ type Payload struct {
 	JobID   int64 `json:"job_id,omitempty"`
 	BatchID int64 `json:"batch_id,omitempty"`
 	Bundle  int32 `json:"bundle,omitempty"`
+	// Recovery is how often the job was taken back from a worker: a new
+	// task id each time, since the dead worker's task may still be active
+	// in asynq under the old one (see store.TakeOverJobs).
+	Recovery int32 `json:"recovery,omitempty"`
 }
 
 // Carrier names the task that carries a live job: the job alone (solo jobs
 // and jobs outside a batch), or its batch's bundle.
 func Carrier(j store.LiveJob) Payload {
-	if j.Solo || j.BatchID == 0 {
-		return Payload{JobID: j.ID}
+	if j.Solo || j.BatchID == 0 || j.Recoveries > 0 {
+		return Payload{JobID: j.ID, Recovery: j.Recoveries}
 	}
 	return Payload{BatchID: j.BatchID, Bundle: j.Seq / BundleSize}
+}
+
+// QueueOf is the queue of the task carrying a job of the given priority.
+func QueueOf(j store.LiveJob) string {
+	if j.Recoveries > 0 {
+		return Resumed
+	}
+	return j.Priority
 }
 
 // IsBundle reports whether the task carries a bundle rather than one job.
@@ -77,6 +96,9 @@ func (p Payload) TaskID() string {
 	if p.IsBundle() {
 		return "batch:" + strconv.FormatInt(p.BatchID, 10) + ":" + strconv.FormatInt(int64(p.Bundle), 10)
 	}
+	if p.Recovery > 0 {
+		return TaskID(p.JobID) + ":r" + strconv.FormatInt(int64(p.Recovery), 10)
+	}
 	return TaskID(p.JobID)
 }
 
@@ -87,9 +109,9 @@ func TaskID(jobID int64) string { return "job:" + strconv.FormatInt(jobID, 10) }
 func PayloadOf(t *asynq.Task) (Payload, error) {
 	var p Payload
 	err := json.Unmarshal(t.Payload(), &p)
-	if err == nil && (p.JobID < 0 || p.BatchID < 0 || p.Bundle < 0 || (p.JobID == 0) == (p.BatchID == 0) ||
-		(p.JobID != 0 && p.Bundle != 0)) {
-		err = errors.New("want a job_id, or a batch_id and a bundle")
+	if err == nil && (p.JobID < 0 || p.BatchID < 0 || p.Bundle < 0 || p.Recovery < 0 || (p.JobID == 0) == (p.BatchID == 0) ||
+		(p.JobID != 0 && p.Bundle != 0) || (p.BatchID != 0 && p.Recovery != 0)) {
+		err = errors.New("want a job_id (and a recovery), or a batch_id and a bundle")
 	}
 	if err != nil {
 		return Payload{}, fmt.Errorf("queue: bad solve payload %q: %w", t.Payload(), errors.Join(err, asynq.SkipRetry))
@@ -113,20 +135,9 @@ func TaskTimeout(maxMS int64) time.Duration {
 // added latency.
 const TaskCheckInterval = 50 * time.Millisecond
 
-// DefaultMaxMS is the largest default time budget of any kind.
-const DefaultMaxMS = 60_000
-
-// DefaultBudget is the budget of a job of kind that names none: the
-// searches that can run long get a minute, twoends (linear time) ten
-// seconds.
-func DefaultBudget(kind string) solver.Budget {
-	switch kind {
-	case "twoends":
-		return solver.Budget{MaxMS: 10_000}
-	default:
-		return solver.Budget{MaxMS: DefaultMaxMS}
-	}
-}
+// DefaultMaxMS is the largest default time budget of any kind (see
+// solver.Registry.DefaultBudget; a test holds every kind to it).
+const DefaultMaxMS = solver.DefaultMaxMS
 
 // maxRetry is asynq's retry count. PostgreSQL's attempts column is what
 // limits attempts (the worker fails the job when it is exhausted), so asynq
@@ -159,16 +170,33 @@ func RedisOpt(addr string, db int) (asynq.RedisConnOpt, error) {
 type Client struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
+	rdb       redis.UniversalClient // for the marker of RedisLost
 }
 
 // NewClient connects to Redis.
 func NewClient(opt asynq.RedisConnOpt) *Client {
-	return &Client{client: asynq.NewClient(opt), inspector: asynq.NewInspector(opt)}
+	return &Client{client: asynq.NewClient(opt), inspector: asynq.NewInspector(opt),
+		rdb: opt.MakeRedisClient().(redis.UniversalClient)}
 }
 
 // Close closes the connections.
 func (c *Client) Close() error {
-	return errors.Join(c.client.Close(), c.inspector.Close())
+	return errors.Join(c.client.Close(), c.inspector.Close(), c.rdb.Close())
+}
+
+// markerKey is a key that lives as long as Redis keeps asynq's data.
+const markerKey = "puzzled:marker"
+
+// RedisLost reports whether Redis lost its data since the last call by
+// any client (FLUSHALL, a restart without persistence): the marker key is
+// gone. It then sets the marker again, so one caller learns of one loss.
+// The first call ever on a Redis reports a loss too.
+func (c *Client) RedisLost(ctx context.Context) (bool, error) {
+	set, err := c.rdb.SetNX(ctx, markerKey, time.Now().UTC().Format(time.RFC3339), 0).Result()
+	if err != nil {
+		return false, fmt.Errorf("queue: redis marker: %w", err)
+	}
+	return set, nil
 }
 
 // Ping checks that Redis answers.
@@ -183,9 +211,10 @@ func (c *Client) Enqueue(ctx context.Context, jobID int64, priority string, maxM
 	return c.EnqueueTask(ctx, Payload{JobID: jobID}, priority, maxMS)
 }
 
-// SlowAfter is how long a job of a bundle may run before the worker treats
-// it as slow: it is marked running and the rest of its bundle goes solo.
-const SlowAfter = 200 * time.Millisecond
+// BundleJobSlack is the task timeout each job of a bundle adds: every job
+// but the last of a bundle runs for less than the worker's SlowAfter
+// (200 ms) before the rest of the bundle goes solo.
+const BundleJobSlack = 200 * time.Millisecond
 
 // EnqueueTask hands the task p to asynq; maxMS is the largest time budget
 // of the jobs it carries. A task that is already live is left as it is
@@ -193,13 +222,12 @@ const SlowAfter = 200 * time.Millisecond
 func (c *Client) EnqueueTask(ctx context.Context, p Payload, priority string, maxMS int64) (alreadyLive bool, err error) {
 	payload, _ := json.Marshal(p)
 	q := priority
-	if !ValidPriority(q) {
+	if !ValidPriority(q) && q != Resumed {
 		q = Bulk
 	}
 	timeout := TaskTimeout(maxMS)
 	if p.IsBundle() {
-		// Every job but the last runs for less than SlowAfter.
-		timeout += BundleSize * SlowAfter
+		timeout += BundleSize * BundleJobSlack
 	}
 	_, err = c.client.EnqueueContext(ctx, asynq.NewTask(TypeSolve, payload),
 		asynq.Queue(q), asynq.TaskID(p.TaskID()), asynq.MaxRetry(maxRetry), asynq.Timeout(timeout))

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,12 +27,23 @@ type Meter struct {
 	lastCheckpoint time.Time
 	checkpoints    int
 	stopped        error // why Stop reported true, sticky
+
+	// alarm is set by a timer at the time budget's end and when ctx ends,
+	// so Tick notices both at the next node however long nodes take; the
+	// timer and the ctx hook are released by Stats, which every kind calls
+	// when its search ends.
+	alarm     *atomic.Bool
+	stopTimer func() bool
+	stopHook  func() bool
+	released  bool
 }
 
 // ErrBudget is the stop reason when the node or time budget ran out.
 var ErrBudget = errors.New("budget exhausted")
 
-// checkIntervalMask makes Stop look at the clock and ctx only every 1024 nodes.
+// checkIntervalMask makes Tick also look at the clock and ctx every 1024
+// nodes; the alarm (see Meter) is what keeps budgets when nodes are slow,
+// this only backs it up after Stats released it.
 const checkIntervalMask = 1<<10 - 1
 
 const envelopeMagic = "PZC1" // puzzled checkpoint, envelope version 1
@@ -51,7 +63,40 @@ func NewMeter(ctx context.Context, opts Options) (*Meter, error) {
 		m.elapsed = time.Duration(binary.LittleEndian.Uint64(b[12:]))
 		m.payload = b[20:]
 	}
+	m.setAlarms()
 	return m, nil
+}
+
+// setAlarms arms the alarm for the end of the time budget and for ctx.
+// The callbacks hold only the flag, not the Meter.
+func (m *Meter) setAlarms() {
+	alarm := new(atomic.Bool)
+	m.alarm = alarm
+	ring := func() { alarm.Store(true) }
+	if b := m.opts.Budget.MaxMS; b > 0 {
+		left := time.Duration(b)*time.Millisecond - m.elapsed
+		if left <= 0 { // a resume that used its budget up: ring now, not from a goroutine
+			ring()
+		}
+		m.stopTimer = time.AfterFunc(left, ring).Stop
+	}
+	if m.ctx.Err() != nil {
+		ring()
+	}
+	m.stopHook = context.AfterFunc(m.ctx, ring)
+}
+
+// release stops the alarm's timer and ctx hook.
+func (m *Meter) release() {
+	m.released = true
+	if m.stopTimer != nil {
+		m.stopTimer()
+		m.stopTimer = nil
+	}
+	if m.stopHook != nil {
+		m.stopHook()
+		m.stopHook = nil
+	}
 }
 
 // Resumed returns the kind's payload from the resume blob, or nil.
@@ -74,19 +119,26 @@ func (m *Meter) Tick() bool {
 		m.stopped = ErrBudget
 		return true
 	}
-	if m.nodes&checkIntervalMask != 0 {
-		return false
+	if m.alarm.Load() || m.nodes&checkIntervalMask == 0 {
+		return m.checkClock()
 	}
-	return m.checkClock()
+	return false
 }
 
-// Stopped reports whether the search must stop, checking the clock and ctx
-// now. Use it between expensive steps that are not nodes.
+// Stopped reports whether the search must stop, without counting a node.
+// It is as cheap as Tick: call it between expensive steps that are not
+// nodes, or inside them (a bound computed for each child of a node).
 func (m *Meter) Stopped() bool {
 	if m.stopped != nil {
 		return true
 	}
-	return m.checkClock()
+	// ctx is asked too: the alarm's ctx hook runs in a goroutine of its
+	// own, and a caller that saw ctx end (zuma's incumbent) must find the
+	// meter stopped.
+	if m.alarm.Load() || m.released || m.ctx.Err() != nil {
+		return m.checkClock()
+	}
+	return false
 }
 
 func (m *Meter) checkClock() bool {
@@ -139,8 +191,10 @@ func (m *Meter) Checkpoint(payload []byte) {
 	m.lastCheckpoint = time.Now()
 }
 
-// Stats fills the common fields of Stats from the meter.
+// Stats fills the common fields of Stats from the meter. Kinds call it
+// when the search is over: it also releases the meter's alarm.
 func (m *Meter) Stats(depth int) Stats {
+	m.release()
 	return Stats{
 		Nodes:       m.nodes,
 		Depth:       depth,

@@ -113,3 +113,12 @@ func (r *Registry) detectFields(fields map[string]json.RawMessage) Kind {
 
 // KindOf returns the Kind that a parsed level belongs to.
 func (r *Registry) KindOf(lvl Level) Kind { return r.kinds[lvl.Kind()] }
+
+// DefaultBudget is the budget of a job of the named kind that names none:
+// the kind's own ([BudgetDefaulter]) or DefaultMaxMS milliseconds.
+func (r *Registry) DefaultBudget(name string) Budget {
+	if d, ok := r.kinds[name].(BudgetDefaulter); ok {
+		return d.DefaultBudget()
+	}
+	return Budget{MaxMS: DefaultMaxMS}
+}

@@ -42,6 +42,16 @@ type Budget struct {
 	MaxMS    int64 `json:"max_ms,omitempty"`
 }
 
+// DefaultMaxMS is the time budget of a job that names none, unless its
+// kind says otherwise ([BudgetDefaulter]); no kind's default is longer.
+const DefaultMaxMS = 60_000
+
+// BudgetDefaulter is implemented by a kind whose jobs get another default
+// budget than DefaultMaxMS milliseconds (twoends, linear time: less).
+type BudgetDefaulter interface {
+	DefaultBudget() Budget
+}
+
 // Options are the per-call settings of [Kind.Solve].
 type Options struct {
 	Budget Budget

@@ -151,3 +151,55 @@ func TestDetailInt(t *testing.T) {
 		}
 	}
 }
+
+// slowTicks ticks m with a pause before each node, as a search whose nodes
+// cost milliseconds, until it stops or limit nodes; it returns the count.
+func slowTicks(m *solver.Meter, pause time.Duration, limit int) int {
+	for n := 1; n <= limit; n++ {
+		time.Sleep(pause)
+		if m.Tick() {
+			return n
+		}
+	}
+	return limit
+}
+
+// Slow nodes: the meter must not wait for a node count to look at the
+// clock. Before the alarm it looked every 1024 nodes, so these searches ran
+// 1024 nodes (3 s) past a 30 ms budget.
+func TestMeterTimeBudgetStopsSlowNodesWithinAFewNodes(t *testing.T) {
+	m, _ := solver.NewMeter(context.Background(), solver.Options{Budget: solver.Budget{MaxMS: 30}})
+	n := slowTicks(m, 3*time.Millisecond, 1024)
+	if n >= 100 || !errors.Is(m.StopReason(), solver.ErrBudget) {
+		t.Fatalf("stopped after %d nodes of 3 ms (reason %v); a 30 ms budget allows about 10", n, m.StopReason())
+	}
+}
+
+func TestMeterCancelStopsSlowNodesWithinAFewNodes(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	m, _ := solver.NewMeter(ctx, solver.Options{})
+	slowTicks(m, time.Millisecond, 3) // running
+	cancel()
+	n := slowTicks(m, 3*time.Millisecond, 1024)
+	if n >= 100 || !errors.Is(m.Err(), context.Canceled) {
+		t.Fatalf("stopped %d nodes after the cancel (err %v)", n, m.Err())
+	}
+}
+
+// A resumed search has used part of its time budget already: the alarm
+// rings for what is left.
+func TestMeterAlarmCountsResumedTime(t *testing.T) {
+	var blob []byte
+	first, _ := solver.NewMeter(context.Background(), solver.Options{
+		Checkpoint: func(b []byte) { blob = append([]byte(nil), b...) },
+	})
+	time.Sleep(40 * time.Millisecond)
+	first.Checkpoint(nil)
+	m, err := solver.NewMeter(context.Background(), solver.Options{Budget: solver.Budget{MaxMS: 50}, Resume: blob})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := slowTicks(m, 3*time.Millisecond, 1024); n >= 100 {
+		t.Fatalf("resumed with 40 of 50 ms used, stopped after %d nodes of 3 ms", n)
+	}
+}

@@ -16,6 +16,10 @@ type LiveJob struct {
 	BatchID  int64 // 0: not in a batch
 	Seq      int32 // position in the batch
 	Solo     bool  // travels in a task of its own even in a batch
+	// Recoveries counts how often the job was taken back from a worker
+	// (handed back at shutdown, taken over from a dead worker); a job
+	// with recoveries resumes ahead of jobs never started.
+	Recoveries int32
 }
 
 // ClaimLiveJobs returns up to limit queued or running jobs that were never
@@ -33,7 +37,8 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit 
 			FOR UPDATE SKIP LOCKED
 		)
 		UPDATE jobs j SET enqueued_at = now() FROM c WHERE j.id = c.id
-		RETURNING j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo`, staleBefore, limit)
+		RETURNING j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo,
+			j.recoveries`, staleBefore, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim live jobs: %w", err)
 	}

@@ -152,21 +152,29 @@ type RunnableJob struct {
 	LastError   string // error of the previous attempt, if it recorded one
 }
 
-// StartJobs marks queued or running jobs running, counts their attempts
-// and returns their levels and last checkpoints, in one statement (the
-// worker batches the starts of its concurrent handlers). A job in a final
-// state, or gone, is missing from the map: a retry or duplicate task must
-// not run it again.
-func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJob, error) {
+// Owner is the worker process that claims jobs: its id in the workers
+// table, and how old a worker's last beat must be for it to count as dead.
+type Owner struct {
+	ID        string
+	DeadAfter time.Duration
+}
+
+// StartJobs marks queued or running jobs running, held by o, counts their
+// attempts and returns their levels and last checkpoints, in one statement
+// (the worker batches the starts of its concurrent handlers). A job in a
+// final state, gone, or held by another live worker is missing from the
+// map: a retry or duplicate task must not run it again.
+func (s *Store) StartJobs(ctx context.Context, ids []int64, o Owner) (map[int64]RunnableJob, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH j AS (
-			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
-			WHERE id = ANY ($1) AND state IN ('queued', 'running')
+			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
+				worker_id = $2
+			WHERE id = ANY ($1) AND state IN ('queued', 'running') AND `+ownerGone("$2", "$3::interval")+`
 			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, coalesce(error, '') AS error
 		)
 		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq, j.error
 		FROM j JOIN levels l ON l.hash = j.level_hash
-		LEFT JOIN checkpoints c ON c.job_id = j.id`, ids)
+		LEFT JOIN checkpoints c ON c.job_id = j.id`, ids, o.ID, o.DeadAfter)
 	if err != nil {
 		return nil, fmt.Errorf("store: start jobs: %w", err)
 	}
@@ -181,26 +189,31 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64) (map[int64]RunnableJ
 	return byID, nil
 }
 
-// FetchBundle returns, in seq order, the jobs that a bundle task of batch
+// ClaimBundle returns, in seq order, the jobs that a bundle task of batch
 // batchID carries: live jobs with seq in [from, to) that are neither solo
-// nor waiting on a copy of their level (dup_of). It writes nothing: a
-// bundle's fast jobs go from queued to done in one FinishJobs, and only a
-// slow one is marked running (MarkRunning). Attempts counts the coming one.
-func (s *Store) FetchBundle(ctx context.Context, batchID int64, from, to int32) ([]RunnableJob, error) {
+// nor waiting on a copy of their level (dup_of), nor held by another live
+// worker. It marks them held by o and nothing else: a bundle's fast jobs
+// go from queued to done in one FinishJobs, and only a slow one is marked
+// running (MarkRunning). Attempts counts the coming one.
+func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, o Owner) ([]RunnableJob, error) {
 	rows, err := s.pool.Query(ctx, `
+		WITH j AS (
+			UPDATE jobs SET worker_id = $4
+			WHERE batch_id = $1 AND seq >= $2 AND seq < $3
+				AND state IN ('queued', 'running') AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
+			RETURNING id, seq, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, error
+		)
 		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts + 1, j.max_attempts, c.blob, c.seq,
 			coalesce(j.error, '')
-		FROM jobs j JOIN levels l ON l.hash = j.level_hash
+		FROM j JOIN levels l ON l.hash = j.level_hash
 		LEFT JOIN checkpoints c ON c.job_id = j.id
-		WHERE j.batch_id = $1 AND j.seq >= $2 AND j.seq < $3
-			AND j.state IN ('queued', 'running') AND j.dup_of IS NULL AND NOT j.solo
-		ORDER BY j.seq`, batchID, from, to)
+		ORDER BY j.seq`, batchID, from, to, o.ID, o.DeadAfter)
 	if err != nil {
-		return nil, fmt.Errorf("store: fetch bundle: %w", err)
+		return nil, fmt.Errorf("store: claim bundle: %w", err)
 	}
 	jobs, err := collectRunnable(rows)
 	if err != nil {
-		return nil, fmt.Errorf("store: fetch bundle: %w", err)
+		return nil, fmt.Errorf("store: claim bundle: %w", err)
 	}
 	return jobs, nil
 }
@@ -233,8 +246,9 @@ func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 
 // MakeSolo takes live jobs out of their bundle: from now on each travels
 // in a task of its own, which the dispatcher enqueues at its next round.
+// The bundle's worker lets go of them.
 func (s *Store) MakeSolo(ctx context.Context, ids []int64) error {
-	_, err := s.pool.Exec(ctx, `UPDATE jobs SET solo = true, enqueued_at = NULL
+	_, err := s.pool.Exec(ctx, `UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL
 		WHERE id = ANY ($1) AND state IN ('queued', 'running')`, ids)
 	if err != nil {
 		return fmt.Errorf("store: make jobs solo: %w", err)
@@ -334,11 +348,12 @@ func textOrNil(b []byte) *string {
 
 // FailJob records err on a running job. When final, the job ends failed and
 // its waiting duplicates are released to run on their own; otherwise it
-// stays running for asynq's retry.
+// stays running for asynq's retry, held by no worker so that the retry may
+// start it anywhere.
 func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) error {
 	_, err := s.pool.Exec(ctx, `
 		WITH j AS (
-			UPDATE jobs SET error = $2,
+			UPDATE jobs SET error = $2, worker_id = NULL,
 				state = CASE WHEN $3 THEN 'failed'::job_state ELSE state END,
 				finished_at = CASE WHEN $3 THEN now() END
 			WHERE id = $1 AND state IN ('queued', 'running')
@@ -388,9 +403,12 @@ func (s *Store) JobState(ctx context.Context, id int64) (string, error) {
 }
 
 // RequeueJob hands a running job back (graceful shutdown): it becomes
-// queued, and the attempt that was interrupted on purpose is not counted.
+// queued, held by no worker, and the attempt that was interrupted on
+// purpose is not counted. Having run, it resumes in the resumed queue,
+// ahead of jobs never started (recoveries, see LiveJob.Resumed).
 func (s *Store) RequeueJob(ctx context.Context, id int64) error {
-	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL
+	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL,
+			worker_id = NULL, recoveries = recoveries + 1
 		WHERE id = $1 AND state = 'running'`, id)
 	if err != nil {
 		return fmt.Errorf("store: requeue job %d: %w", id, err)

@@ -221,6 +221,10 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 	if err != nil || len(claimed) != 1 || claimed[0].ID != j.ID {
 		t.Fatalf("a requeued job must be dispatched at once: %+v, %v", claimed, err)
 	}
+	// Having run, it resumes ahead of jobs never started (queue.Resumed).
+	if claimed[0].Recoveries != 1 {
+		t.Fatalf("recoveries = %d after a hand-back, want 1", claimed[0].Recoveries)
+	}
 }
 
 func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
@@ -399,7 +403,7 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := st.FetchBundle(ctx, id, 0, 64)
+	jobs, err := st.ClaimBundle(ctx, id, 0, 64, testOwner)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -440,17 +444,21 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	if err := st.MakeSolo(ctx, []int64{jobs[0].ID, jobs[1].ID}); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := st.FetchBundle(ctx, id, 0, 64); err != nil || len(again) != 0 {
+	if again, err := st.ClaimBundle(ctx, id, 0, 64, testOwner); err != nil || len(again) != 0 {
 		t.Fatalf("bundle after finishing = %+v (%v); want empty", again, err)
 	}
 }
+
+// testOwner is the worker the tests start jobs as; it never beats, so
+// another owner would find it dead.
+var testOwner = store.Owner{ID: "test-worker", DeadAfter: 5 * time.Second}
 
 // errNotRunnable: startJob found the job final or gone.
 var errNotRunnable = errors.New("job is not runnable")
 
 // startJob starts one job, as a worker's batch of starts would.
 func startJob(ctx context.Context, st *store.Store, id int64) (store.RunnableJob, error) {
-	jobs, err := st.StartJobs(ctx, []int64{id})
+	jobs, err := st.StartJobs(ctx, []int64{id}, testOwner)
 	if err != nil {
 		return store.RunnableJob{}, err
 	}

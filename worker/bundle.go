@@ -13,157 +13,227 @@ import (
 	"github.com/puzzled/puzzled/store"
 )
 
+// SlowAfter is how long a job of a bundle may run before the worker treats
+// it as slow: it is marked running and the rest of its bundle goes solo.
+// queue.BundleJobSlack, the task timeout each job of a bundle adds, must
+// cover it.
+const SlowAfter = 200 * time.Millisecond
+
 // bundleFlushEvery bounds how long a finished job of a bundle waits for its
 // result to be stored with the next ones.
 const bundleFlushEvery = time.Second
 
 // handleBundle runs the jobs of a bundle (queue.BundleSize jobs of one
-// batch) one after another. The jobs are read without a write; a job that
-// finishes within queue.SlowAfter goes from queued to done in one
-// FinishJobs with the others. A slow job is marked running (its attempt
-// counts from then on) and the rest of the bundle goes solo, so that other
-// workers take it while this one searches; so does the rest of a bundle
-// that has run for queue.SlowAfter in all. Anything unusual (a retried
+// batch) one after another. The jobs are claimed for this worker without
+// another write; a job that finishes within SlowAfter goes from queued to
+// done in one statement with the others. A slow job is marked running (its
+// attempt counts from then on) and the rest of the bundle goes solo, so
+// that other workers take it while this one searches; so does the rest of
+// a bundle that has run for SlowAfter in all. Anything unusual (a retried
 // bundle, an error, shutdown) sends the jobs left solo too, where
 // attempts, errors and checkpoints are handled one job at a time by
 // handleJob.
 func (w *Worker) handleBundle(ctx context.Context, p queue.Payload) error {
-	log := w.cfg.Logger.With(slog.Int64("batch_id", p.BatchID), slog.Int("bundle", int(p.Bundle)))
+	b := &bundleRun{w: w, log: w.cfg.Logger.With(slog.Int64("batch_id", p.BatchID), slog.Int("bundle", int(p.Bundle)))}
+	if err := b.claim(ctx, p); err != nil || len(b.jobs) == 0 {
+		return err
+	}
+	defer b.releaseHeld()
+	b.start = time.Now()
+	for b.next < len(b.jobs) {
+		if b.shuttingDown() {
+			b.log.Info("bundle handed back at shutdown", slog.Int("jobs_left", len(b.jobs)-b.next))
+			return b.handBack(ctx, b.next, fmt.Errorf("%w: %w", errHandedBack, asynq.RevokeTask))
+		}
+		if b.next > 0 && time.Since(b.start) > SlowAfter && b.restSolo(ctx, b.next) {
+			// Not one slow job but many middling ones: running them one
+			// after another would keep the other slots idle.
+			break
+		}
+		i := b.next
+		b.next++
+		more, err := b.runJob(ctx, b.jobs[i])
+		if err != nil {
+			return b.handBack(ctx, i, err)
+		}
+		if !more {
+			break
+		}
+		if err := b.flushIfDue(ctx); err != nil {
+			return b.handBack(ctx, b.next, err)
+		}
+	}
+	return b.flush(ctx)
+}
+
+// bundleRun is one bundle task's progress through its jobs.
+type bundleRun struct {
+	w     *Worker
+	log   *slog.Logger
+	jobs  []store.RunnableJob
+	next  int       // index of the next job to run
+	start time.Time // when the first job started
+	done  []attempt // results not stored yet
+	since time.Time // when the oldest of done finished
+	// gone: jobs sent solo, no longer held by the bundle (this worker may
+	// be running one of them in its own task already).
+	gone map[int64]bool
+}
+
+// releaseHeld lets go of the jobs the bundle still holds, at its end.
+func (b *bundleRun) releaseHeld() {
+	var ids []int64
+	for _, j := range b.jobs {
+		if !b.gone[j.ID] {
+			ids = append(ids, j.ID)
+		}
+	}
+	b.w.releaseAll(ids)
+}
+
+// sendSolo takes jobs out of the bundle (see store.MakeSolo) and lets go
+// of them, so that their own tasks may run them on this worker too.
+func (b *bundleRun) sendSolo(ctx context.Context, ids []int64) error {
+	if err := b.w.cfg.Store.MakeSolo(ctx, ids); err != nil {
+		return err
+	}
+	b.letGo(ids)
+	return nil
+}
+
+func (b *bundleRun) letGo(ids []int64) {
+	if b.gone == nil {
+		b.gone = map[int64]bool{}
+	}
+	for _, id := range ids {
+		b.gone[id] = true
+	}
+	b.w.releaseAll(ids)
+}
+
+// claim loads the bundle's jobs that no other live worker holds, and holds
+// them; a job this process runs already in another task is left to it. A
+// retried bundle sends its jobs solo instead: an earlier delivery failed or
+// its worker died mid-bundle, and which job was to blame is unknown.
+func (b *bundleRun) claim(ctx context.Context, p queue.Payload) error {
 	from, to := p.Seqs()
-	jobs, err := w.cfg.Store.FetchBundle(ctx, p.BatchID, from, to)
+	b.w.claims.RLock()
+	jobs, err := b.w.cfg.Store.ClaimBundle(ctx, p.BatchID, from, to, b.w.owner)
+	jobs = b.w.holdJobs(jobs)
+	b.w.claims.RUnlock()
 	if err != nil {
 		return err
 	}
-	if n, _ := asynq.GetRetryCount(ctx); n > 0 {
-		// An earlier delivery failed or its worker died mid-bundle: which
-		// job was to blame is unknown, so each goes on alone.
-		log.Warn("retried bundle split into solo jobs", slog.Int("jobs", len(jobs)))
-		return w.cfg.Store.MakeSolo(ctx, jobIDs(jobs))
+	if n, _ := asynq.GetRetryCount(ctx); n > 0 && len(jobs) > 0 {
+		b.log.Warn("retried bundle split into solo jobs", slog.Int("jobs", len(jobs)))
+		defer b.w.releaseAll(jobIDs(jobs))
+		return b.w.cfg.Store.MakeSolo(ctx, jobIDs(jobs))
 	}
+	b.jobs = jobs
+	return nil
+}
 
-	var (
-		pending      []store.Finish
-		pendingKinds []string
-		since        time.Time
-	)
-	flush := func() error {
-		if len(pending) == 0 {
-			return nil
+// holdJobs holds the jobs it can and returns them.
+func (w *Worker) holdJobs(jobs []store.RunnableJob) []store.RunnableJob {
+	kept := jobs[:0]
+	for _, j := range jobs {
+		if w.hold(j.ID) {
+			kept = append(kept, j)
 		}
-		// Stored even when the task's context ended: the work is done.
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
-		defer cancel()
-		if _, err := w.cfg.Store.FinishJobs(fctx, pending); err != nil {
-			return err
+	}
+	return kept
+}
+
+func (b *bundleRun) shuttingDown() bool {
+	select {
+	case <-b.w.stopping:
+		return true
+	default:
+		return false
+	}
+}
+
+// runJob runs one job and settles it. more is false when the rest of the
+// bundle went solo while the job ran (it turned slow); an error ends the
+// bundle's task.
+func (b *bundleRun) runJob(ctx context.Context, job store.RunnableJob) (more bool, err error) {
+	log := b.log.With(slog.Int64("job_id", job.ID), slog.String("kind", job.Kind))
+	if job.Attempts > job.MaxAttempts {
+		// handleJob fails it with its last error.
+		return true, b.sendSolo(ctx, []int64{job.ID})
+	}
+	rest := jobIDs(b.jobs[b.next:])
+	a := b.w.run(ctx, log, job, func() bool { return b.turnSlow(ctx, log, job.ID, rest) })
+	act, err := b.w.settle(ctx, log, a, true)
+	switch {
+	case err != nil:
+		return false, err
+	case act == actRetry:
+		b.letGo([]int64{job.ID}) // settle sent it solo
+	case act == actHandBack:
+		return false, fmt.Errorf("%w: %w", a.err, asynq.RevokeTask)
+	case act == actTaskEnded:
+		return false, a.err
+	case act == actTakenOver:
+		return false, nil // judged dead: the bundle's other jobs were taken over too
+	case act == actStore:
+		if len(b.done) == 0 {
+			b.since = time.Now()
 		}
-		if w.cfg.Observer != nil {
-			for i, f := range pending {
-				w.cfg.Observer.Solved(pendingKinds[i], f.Result.Verdict,
-					time.Duration(f.Result.Stats.ElapsedMS)*time.Millisecond, f.Result.Stats.Nodes)
-			}
-		}
-		pending, pendingKinds = pending[:0], pendingKinds[:0]
+		b.done = append(b.done, a)
+	}
+	return !a.slow, nil
+}
+
+// flushIfDue stores the results waiting longer than bundleFlushEvery.
+func (b *bundleRun) flushIfDue(ctx context.Context) error {
+	if len(b.done) == 0 || time.Since(b.since) <= bundleFlushEvery {
 		return nil
 	}
-	// handBack stores what is done and sends the jobs from i on solo.
-	handBack := func(i int, cause error) error {
-		err := errors.Join(flush(), w.cfg.Store.MakeSolo(context.WithoutCancel(ctx), jobIDs(jobs[i:])))
-		if err != nil {
-			return errors.Join(cause, err)
-		}
-		return cause
+	return b.flush(ctx)
+}
+
+func (b *bundleRun) flush(ctx context.Context) error {
+	err := b.w.store(ctx, b.log, b.done)
+	if err == nil {
+		b.done = b.done[:0]
 	}
+	return err
+}
 
-	start := time.Now()
-	for i, job := range jobs {
-		select {
-		case <-w.stopping:
-			log.Info("bundle handed back at shutdown", slog.Int("jobs_left", len(jobs)-i))
-			return handBack(i, fmt.Errorf("%w: %w", errHandedBack, asynq.RevokeTask))
-		default:
-		}
-		if i > 0 && time.Since(start) > queue.SlowAfter {
-			// Not one slow job but many middling ones: running them one
-			// after another would keep the other slots idle.
-			if err := w.cfg.Store.MakeSolo(ctx, jobIDs(jobs[i:])); err != nil {
-				log.Warn("rest of a slow bundle not sent solo", slog.Any("error", err))
-			} else {
-				log.Debug("slow bundle: rest sent solo", slog.Int("jobs", len(jobs)-i))
-				break
-			}
-		}
-		jlog := log.With(slog.Int64("job_id", job.ID), slog.String("kind", job.Kind))
-		if job.Attempts > job.MaxAttempts {
-			if err := w.cfg.Store.MakeSolo(ctx, []int64{job.ID}); err != nil {
-				return handBack(i, err)
-			}
-			continue
-		}
-
-		// Past SlowAfter the job is marked running and the rest of the
-		// bundle goes solo; the timer's work is done before we go on.
-		slowDone := make(chan bool, 1)
-		timer := time.AfterFunc(queue.SlowAfter, func() { slowDone <- w.turnSlow(ctx, jlog, job.ID, jobs[i+1:]) })
-		res, version, err := w.run(ctx, jlog, job)
-		split := false
-		if !timer.Stop() {
-			split = <-slowDone
-		}
-
-		switch {
-		case err == nil:
-			pending = append(pending, store.Finish{JobID: job.ID, SolverVersion: version, Result: res})
-			pendingKinds = append(pendingKinds, job.Kind)
-			if len(pending) == 1 {
-				since = time.Now()
-			}
-		case errors.Is(err, errHandedBack):
-			if rerr := w.cfg.Store.RequeueJob(context.WithoutCancel(ctx), job.ID); rerr != nil {
-				err = errors.Join(err, rerr)
-			}
-			jlog.Info("bundle handed back at shutdown", slog.Int("jobs_left", len(jobs)-i))
-			return handBack(i, fmt.Errorf("%w: %w", err, asynq.RevokeTask))
-		case errors.Is(err, errCanceled):
-			jlog.Info("job canceled while running")
-		case errors.Is(err, errFinal):
-			jlog.Error("job failed", slog.Any("error", err))
-			if ferr := w.cfg.Store.FailJob(ctx, job.ID, err.Error(), true); ferr != nil {
-				return handBack(i, ferr)
-			}
-		case ctx.Err() != nil:
-			// The task's context ended (timeout, lost lease): asynq retries
-			// the bundle, and the retry sends the jobs left solo.
-			return handBack(i, err)
-		default:
-			jlog.Warn("attempt failed, job goes solo to retry", slog.Any("error", err))
-			err = errors.Join(w.cfg.Store.FailJob(ctx, job.ID, err.Error(), false), w.cfg.Store.MakeSolo(ctx, []int64{job.ID}))
-			if err != nil {
-				return handBack(i, err)
-			}
-		}
-		if split {
-			break
-		}
-		if len(pending) > 0 && time.Since(since) > bundleFlushEvery {
-			if err := flush(); err != nil {
-				return handBack(i+1, err)
-			}
-		}
+// restSolo sends the jobs from index from on solo; false if that failed
+// (the bundle then goes on with them).
+func (b *bundleRun) restSolo(ctx context.Context, from int) bool {
+	if err := b.sendSolo(ctx, jobIDs(b.jobs[from:])); err != nil {
+		b.log.Warn("rest of a slow bundle not sent solo", slog.Any("error", err))
+		return false
 	}
-	return flush()
+	b.log.Debug("slow bundle: rest sent solo", slog.Int("jobs", len(b.jobs)-from))
+	return true
+}
+
+// handBack ends the bundle's task with cause: it stores what is done and
+// sends the jobs from index from on solo.
+func (b *bundleRun) handBack(ctx context.Context, from int, cause error) error {
+	err := errors.Join(b.flush(ctx), b.sendSolo(context.WithoutCancel(ctx), jobIDs(b.jobs[from:])))
+	if err != nil {
+		return errors.Join(cause, err)
+	}
+	return cause
 }
 
 // turnSlow marks a bundle's job running once its search has lasted
-// queue.SlowAfter and sends the jobs after it solo. It reports whether they
-// went (if not, the bundle goes on with them after this job).
-func (w *Worker) turnSlow(ctx context.Context, log *slog.Logger, id int64, rest []store.RunnableJob) bool {
-	if err := w.cfg.Store.MarkRunning(ctx, id); err != nil {
+// SlowAfter and sends the jobs after it solo. It reports whether they
+// went (if not, the bundle goes on with them after this job). The job's
+// watcher calls it while the handler waits in the solver.
+func (b *bundleRun) turnSlow(ctx context.Context, log *slog.Logger, id int64, rest []int64) bool {
+	if err := b.w.cfg.Store.MarkRunning(ctx, id); err != nil {
 		log.Warn("slow job not marked running", slog.Any("error", err))
 	}
 	if len(rest) == 0 {
 		return false
 	}
-	if err := w.cfg.Store.MakeSolo(ctx, jobIDs(rest)); err != nil {
+	if err := b.sendSolo(ctx, rest); err != nil {
 		log.Warn("rest of a slow bundle not sent solo", slog.Any("error", err))
 		return false
 	}

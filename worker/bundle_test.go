@@ -334,7 +334,7 @@ func TestUnusableCheckpointStartsTheSearchOver(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	id := e.batch(t, []int64{0}, -1)
-	jobs, err := e.st.FetchBundle(t.Context(), id, 0, 1)
+	jobs, err := e.st.ClaimBundle(t.Context(), id, 0, 1, store.Owner{ID: "a-test", DeadAfter: worker.DeadAfter})
 	if err != nil || len(jobs) != 1 {
 		t.Fatalf("fetch: %v, %v", jobs, err)
 	}

@@ -41,6 +41,11 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 		Logger:            asynqLogger{logger.With(slog.String("component", "asynq"))},
 		LogLevel:          asynq.WarnLevel,
 	})
+	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopBeats()
+	if err := w.beat(beatCtx, logger); err != nil {
+		return fmt.Errorf("worker: register: %w", err)
+	}
 	mux := asynq.NewServeMux()
 	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
 	if err := srv.Start(mux); err != nil {
@@ -59,6 +64,13 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	w.Close()
 	stopDispatch()
 	wg.Wait()
+	// Every job was handed back: the worker leaves the table, beats last.
+	stopBeats()
+	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := w.cfg.Store.RemoveWorker(rctx, w.owner.ID); err != nil {
+		logger.Warn("worker not removed from the workers table", slog.Any("error", err))
+	}
 	return nil
 }
 

@@ -1,8 +1,10 @@
-// Package worker runs solve jobs: the asynq handler loads a job (or a
-// bundle of a batch's jobs, see bundle.go) from PostgreSQL, runs its
-// kind's solver with the job's budget, checkpoints and cancellation,
-// replays the plan through the kind's simulator, and stores the result and
-// the job's new state in one statement.
+// Package worker runs solve jobs: the asynq handler claims a job (or a
+// bundle of a batch's jobs, see bundle.go) in PostgreSQL, runs its kind's
+// solver with the job's budget, checkpoints and cancellation, replays the
+// plan through the kind's simulator, and settles the job (settle.go): its
+// result stored, or the job requeued, failed or retried. Every worker
+// process beats in PostgreSQL (liveness.go): a job records the worker that
+// holds it, and a dead worker's jobs are taken over within seconds.
 package worker
 
 import (
@@ -10,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -24,11 +27,14 @@ type Config struct {
 	Store    *store.Store
 	Registry *solver.Registry
 	Logger   *slog.Logger
+	// ID names this worker process in PostgreSQL (default: host, pid and a
+	// random suffix).
+	ID string
 	// CheckpointEvery is the least time between two checkpoints of a search
 	// (default 5 s).
 	CheckpointEvery time.Duration
 	// CancelPoll is how often a running job's state is checked for a cancel
-	// (default 500 ms).
+	// or a takeover (default 500 ms).
 	CancelPoll time.Duration
 	// Observer, if set, is told about every finished solve (metrics).
 	Observer Observer
@@ -42,19 +48,31 @@ type Observer interface {
 
 // Worker handles solve tasks.
 type Worker struct {
-	cfg Config
+	cfg   Config
+	owner store.Owner
 	// stopping is closed when the process shuts down: running searches
 	// stop at once and their jobs are handed back (see Shutdown).
 	stopping chan struct{}
-	// starts and finishes batch the store writes of concurrent handlers.
-	starts   *batcher[int64, startReply]
-	finishes *batcher[store.Finish, bool]
+	// starts and finishes merge the store writes of concurrent handlers.
+	starts   *writeMerger[int64, startReply]
+	finishes *writeMerger[store.Finish, bool]
 	close    context.CancelFunc
+
+	// held is what this process holds: jobs it runs, and the jobs of the
+	// bundles it works through. A job that PostgreSQL says it holds but
+	// held does not (its handler failed to write, or panicked) is let go
+	// at the next beat (releaseStrays), so that a retry may run it anywhere.
+	mu   sync.Mutex
+	held map[int64]bool
+	// claims is read-locked around a claim in PostgreSQL and the matching
+	// hold, and write-locked by releaseStrays, which must not see one
+	// without the other.
+	claims sync.RWMutex
 }
 
 type startReply struct {
 	job store.RunnableJob
-	ok  bool // false: the job is final or gone
+	ok  bool // false: the job is final, gone or held by another live worker
 }
 
 // New returns a Worker with defaults filled.
@@ -68,9 +86,13 @@ func New(cfg Config) *Worker {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	w := &Worker{cfg: cfg, stopping: make(chan struct{})}
-	w.starts = newBatcher(256, w.flushStarts)
-	w.finishes = newBatcher(256, w.flushFinishes)
+	if cfg.ID == "" {
+		cfg.ID = newWorkerID()
+	}
+	w := &Worker{cfg: cfg, owner: store.Owner{ID: cfg.ID, DeadAfter: DeadAfter}, stopping: make(chan struct{}),
+		held: map[int64]bool{}}
+	w.starts = newWriteMerger(256, w.flushStarts)
+	w.finishes = newWriteMerger(256, w.flushFinishes)
 	life, cancel := context.WithCancel(context.Background())
 	w.close = cancel
 	go w.starts.run(life)
@@ -78,11 +100,15 @@ func New(cfg Config) *Worker {
 	return w
 }
 
-// Close stops the worker's batchers; call it after every handler returned.
+// Owner is how this worker claims jobs; the dispatcher takes over dead
+// workers' jobs in its name.
+func (w *Worker) Owner() store.Owner { return w.owner }
+
+// Close stops the worker's write mergers; call it after every handler returned.
 func (w *Worker) Close() { w.close() }
 
 func (w *Worker) flushStarts(ctx context.Context, ids []int64) ([]startReply, error) {
-	jobs, err := w.cfg.Store.StartJobs(ctx, ids)
+	jobs, err := w.cfg.Store.StartJobs(ctx, ids, w.owner)
 	if err != nil {
 		return nil, err
 	}
@@ -117,12 +143,52 @@ func (w *Worker) flushFinishes(ctx context.Context, fs []store.Finish) ([]bool, 
 	return out, nil
 }
 
+// hold marks a job as running in this process; false if it already is (a
+// second task of the job delivered here must not run it twice).
+func (w *Worker) hold(id int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.held[id] {
+		return false
+	}
+	w.held[id] = true
+	return true
+}
+
+func (w *Worker) release(id int64) { w.releaseAll([]int64{id}) }
+
+func (w *Worker) releaseAll(ids []int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, id := range ids {
+		delete(w.held, id)
+	}
+}
+
+// releaseStrays lets go, in PostgreSQL, of the live jobs recorded as held
+// by this worker that it does not hold: after a failed write or a panic a
+// job would otherwise stay held by a live worker that no longer runs it,
+// and every other worker would refuse it.
+func (w *Worker) releaseStrays(ctx context.Context, log *slog.Logger) {
+	w.claims.Lock()
+	defer w.claims.Unlock()
+	w.mu.Lock()
+	keep := make([]int64, 0, len(w.held))
+	for id := range w.held {
+		keep = append(keep, id)
+	}
+	w.mu.Unlock()
+	ids, err := w.cfg.Store.ReleaseStrays(ctx, w.owner.ID, keep)
+	if err != nil {
+		log.Warn("stray jobs not released", slog.Any("error", err))
+	} else if len(ids) > 0 {
+		log.Warn("jobs held in PostgreSQL but not running here released", slog.Any("job_ids", ids))
+	}
+}
+
 // Shutdown makes every running search stop; their jobs keep their last
 // checkpoint and are handed back to the queue for another worker.
 func (w *Worker) Shutdown() { close(w.stopping) }
-
-// errHandedBack is the cause of a search stopped by Shutdown.
-var errHandedBack = errors.New("worker: shutting down, job handed back")
 
 // HandleSolve is the asynq handler of queue.TypeSolve.
 func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
@@ -139,77 +205,104 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 // handleJob runs a task that carries one job.
 func (w *Worker) handleJob(ctx context.Context, id int64) error {
 	log := w.cfg.Logger.With(slog.Int64("job_id", id))
+	if !w.hold(id) {
+		log.Info("task dropped: this worker is running the job already")
+		return nil
+	}
+	defer w.release(id)
+	w.claims.RLock()
 	start, err := w.starts.do(ctx, id)
+	w.claims.RUnlock()
 	if err != nil {
 		return err
 	}
 	if !start.ok {
-		log.Debug("task for a finished or canceled job dropped")
+		w.logNotStarted(ctx, log, id)
 		return nil
 	}
 	job := start.job
 	log = log.With(slog.String("kind", job.Kind), slog.Int("attempt", int(job.Attempts)))
 	if job.Attempts > job.MaxAttempts {
-		log.Warn("job failed: attempts exhausted")
-		last := job.LastError
-		if last == "" {
-			last = "none recorded (the worker died during the attempt?)"
-		}
-		msg := fmt.Sprintf("gave up after %d attempts; last error: %s", job.MaxAttempts, last)
-		return errors.Join(w.cfg.Store.FailJob(ctx, id, msg, true), asynq.SkipRetry)
+		return w.giveUp(ctx, log, job)
 	}
-	res, version, err := w.run(ctx, log, job)
-	switch {
-	case errors.Is(err, errHandedBack):
-		if rerr := w.cfg.Store.RequeueJob(context.WithoutCancel(ctx), id); rerr != nil {
-			return errors.Join(err, rerr)
-		}
-		log.Info("job handed back at shutdown")
-		// Revoking deletes the task, so the job's task id is free and any
-		// worker's dispatcher re-enqueues it at once (enqueued_at is NULL).
-		return fmt.Errorf("%w: %w", err, asynq.RevokeTask)
-	case errors.Is(err, errCanceled):
-		log.Info("job canceled while running")
-		return nil
-	case errors.Is(err, errFinal):
-		log.Error("job failed", slog.Any("error", err))
-		return errors.Join(w.cfg.Store.FailJob(ctx, id, err.Error(), true), asynq.SkipRetry)
-	case err != nil:
-		log.Warn("attempt failed, will retry", slog.Any("error", err))
-		return errors.Join(err, w.cfg.Store.FailJob(ctx, id, err.Error(), false))
-	}
-	stored, err := w.finishes.do(ctx, store.Finish{JobID: id, SolverVersion: version, Result: res})
+	a := w.run(ctx, log, job, nil)
+	act, err := w.settle(ctx, log, a, false)
 	if err != nil {
-		return err
+		return errors.Join(a.err, err)
 	}
-	if w.cfg.Observer != nil {
-		w.cfg.Observer.Solved(job.Kind, res.Verdict, time.Duration(res.Stats.ElapsedMS)*time.Millisecond, res.Stats.Nodes)
+	if act == actStore {
+		return w.store(ctx, log, []attempt{a})
 	}
-	log.Debug("job done", slog.String("verdict", string(res.Verdict)), slog.Int64("nodes", res.Stats.Nodes),
-		slog.Int64("elapsed_ms", res.Stats.ElapsedMS), slog.Bool("stored", stored))
-	return nil
+	return taskError(act, a.err)
+}
+
+// logNotStarted says why a task's job did not start.
+func (w *Worker) logNotStarted(ctx context.Context, log *slog.Logger, id int64) {
+	state, owner, err := w.cfg.Store.JobHolder(ctx, id)
+	switch {
+	case err != nil:
+		log.Debug("task for a missing job dropped", slog.Any("error", err))
+	case state == store.StateQueued || state == store.StateRunning:
+		log.Info("task dropped: the job is held by another live worker", slog.String("holder", owner))
+	default:
+		log.Debug("task for a finished or canceled job dropped", slog.String("state", state))
+	}
+}
+
+// giveUp fails a job whose attempts are exhausted.
+func (w *Worker) giveUp(ctx context.Context, log *slog.Logger, job store.RunnableJob) error {
+	log.Warn("job failed: attempts exhausted")
+	last := job.LastError
+	if last == "" {
+		last = "none recorded (the worker died during the attempt?)"
+	}
+	msg := fmt.Sprintf("gave up after %d attempts; last error: %s", job.MaxAttempts, last)
+	return errors.Join(w.cfg.Store.FailJob(ctx, job.ID, msg, true), asynq.SkipRetry)
+}
+
+// attempt is what running one job gave.
+type attempt struct {
+	job     store.RunnableJob
+	res     solver.Result
+	version string // the kind's solver version, with a result
+	err     error  // nil: res is verified and final for this budget
+	// slow: the job ran past SlowAfter inside a bundle, was marked running
+	// and the rest of its bundle was sent solo (see bundle.go).
+	slow bool
 }
 
 var (
 	errCanceled = errors.New("job canceled")
+	// errHandedBack is the cause of a search stopped by Shutdown.
+	errHandedBack = errors.New("worker: shutting down, job handed back")
+	// errTakenOver: another worker holds the job now (this one was judged
+	// dead: its beats did not reach PostgreSQL for DeadAfter).
+	errTakenOver = errors.New("job taken over by another worker")
 	// errFinal marks failures that a retry cannot fix (bad stored level,
 	// a plan that fails replay): the job fails at once.
 	errFinal = errors.New("permanent failure")
 )
 
-// run solves one job and verifies the result.
-func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJob) (solver.Result, string, error) {
+// run solves one job and verifies the result. A bundle passes onSlow, which
+// the job's watcher calls once the search has run for SlowAfter (see
+// bundle.go); a solo job nil.
+func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJob, onSlow func() bool) (a attempt) {
+	a.job = job
 	kind, ok := w.cfg.Registry.Kind(job.Kind)
 	if !ok {
-		return solver.Result{}, "", fmt.Errorf("%w: kind %q is not registered in this worker", errFinal, job.Kind)
+		a.err = fmt.Errorf("%w: kind %q is not registered in this worker", errFinal, job.Kind)
+		return a
 	}
 	lvl, err := kind.Parse(job.Body)
 	if err != nil {
-		return solver.Result{}, "", fmt.Errorf("%w: stored level does not parse: %w", errFinal, err)
+		a.err = fmt.Errorf("%w: stored level does not parse: %w", errFinal, err)
+		return a
 	}
 	solveCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	go w.watch(solveCtx, cancel, job.ID)
+	watched := make(chan bool, 1)
+	go func() { watched <- w.watch(solveCtx, cancel, job.ID, onSlow) }()
+	defer func() { cancel(nil); a.slow = <-watched }()
 
 	seq := job.CheckSeq
 	opts := solver.Options{
@@ -229,7 +322,7 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		},
 	}
 	if opts.Budget == (solver.Budget{}) {
-		opts.Budget = queue.DefaultBudget(job.Kind)
+		opts.Budget = w.cfg.Registry.DefaultBudget(job.Kind)
 	}
 	res, err := kind.Solve(solveCtx, lvl, opts)
 	if err != nil && opts.Resume != nil && solveCtx.Err() == nil {
@@ -239,25 +332,33 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		opts.Resume = nil
 		res, err = kind.Solve(solveCtx, lvl, opts)
 	}
+	a.res = res
 	if err != nil {
 		switch cause := context.Cause(solveCtx); {
-		case errors.Is(cause, errCanceled), errors.Is(cause, errHandedBack):
-			return res, "", cause
+		case errors.Is(cause, errCanceled), errors.Is(cause, errHandedBack), errors.Is(cause, errTakenOver):
+			a.err = cause
 		case ctx.Err() != nil:
 			// asynq cancels the task's context on POST …/cancel (often
 			// before our own poll notices) and on its timeout.
+			a.err = fmt.Errorf("%w: %w", errTaskEnded, ctx.Err())
 			if w.canceled(job.ID) {
-				return res, "", errCanceled
+				a.err = errCanceled
 			}
-			return res, "", fmt.Errorf("task context ended: %w", ctx.Err())
+		default:
+			a.err = fmt.Errorf("solver: %w", err)
 		}
-		return res, "", fmt.Errorf("solver: %w", err)
+		return a
 	}
 	if err := kind.Verify(lvl, res); err != nil {
-		return res, "", fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
+		a.err = fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
+		return a
 	}
-	return res, kind.Version(), nil
+	a.version = kind.Version()
+	return a
 }
+
+// errTaskEnded: the task's context ended (asynq's timeout, a lost lease).
+var errTaskEnded = errors.New("task context ended")
 
 // canceled reports whether the job was canceled in PostgreSQL.
 func (w *Worker) canceled(id int64) bool {
@@ -265,27 +366,4 @@ func (w *Worker) canceled(id int64) bool {
 	defer cancel()
 	state, err := w.cfg.Store.JobState(ctx, id)
 	return err == nil && state == store.StateCanceled
-}
-
-// watch cancels a running search when its job is canceled in PostgreSQL or
-// the worker shuts down.
-func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id int64) {
-	tick := time.NewTicker(w.cfg.CancelPoll)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-w.stopping:
-			cancel(errHandedBack)
-			return
-		case <-tick.C:
-			// A bundle's job stays queued until it turns out slow.
-			state, err := w.cfg.Store.JobState(ctx, id)
-			if err == nil && state != store.StateRunning && state != store.StateQueued {
-				cancel(errCanceled)
-				return
-			}
-		}
-	}
 }

@@ -58,9 +58,9 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
 	})
 	d := queue.NewDispatcher(queue.DispatcherConfig{
-		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter,
+		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
 	})
-	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency))
+	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.String("worker_id", w.Owner().ID))
 	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency, Dispatcher: d, Logger: logger})
 }
 

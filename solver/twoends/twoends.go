@@ -72,3 +72,7 @@ func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
 func (kind) Version() string { return Version }
+
+// DefaultBudget: the search is linear, ten seconds is plenty (see
+// solver.BudgetDefaulter).
+func (kind) DefaultBudget() solver.Budget { return solver.Budget{MaxMS: 10_000} }

@@ -195,6 +195,9 @@ func (s *ida) expand(st state, g int) frame {
 	boards := make([]byte, 0, len(moves)*n)
 	kids := s.kids[:0]
 	for _, mv := range moves {
+		if s.m.Stopped() { // a child's bound can take milliseconds; callers drop the cut frame
+			break
+		}
 		nb, _ := insert(boards[len(boards):len(boards):len(boards)+n], st.board, mv.at, mv.ball)
 		ch := child{mv: mv, state: state{board: nb, hand: st.hand}}
 		if !s.unlimited {
@@ -229,7 +232,9 @@ func (s *ida) run(root state, lo, hi int, payload []byte) (idaOutcome, []move, e
 	}
 	for s.bound = lo; s.bound <= hi; s.bound++ {
 		if resume != nil {
-			if err := s.rebuild(root, resume); err != nil {
+			if err := s.rebuild(root, resume); errors.Is(err, errStoppedInRebuild) {
+				return idaStopped, nil, nil // the stored checkpoint stays the latest
+			} else if err != nil {
 				return 0, nil, err
 			}
 			resume = nil
@@ -240,6 +245,11 @@ func (s *ida) run(root state, lo, hi int, payload []byte) (idaOutcome, []move, e
 				return idaStopped, nil, nil
 			}
 			s.stack = append(s.stack[:0], s.expand(root, 0))
+			if s.m.Stopped() { // the root's frame may be cut short
+				s.stack = s.stack[:0]
+				s.m.Checkpoint(s.payload())
+				return idaStopped, nil, nil
+			}
 		}
 		out, plan := s.dfs()
 		if out != idaExhausted {
@@ -271,7 +281,13 @@ func (s *ida) dfs() (idaOutcome, []move) {
 			s.m.Checkpoint(s.payload())
 			return idaStopped, nil
 		}
-		s.stack = append(s.stack, s.expand(ch.state, top.g+1))
+		f := s.expand(ch.state, top.g+1)
+		if s.m.Stopped() { // f may be cut short: drop it, as if Tick had stopped
+			top.next--
+			s.m.Checkpoint(s.payload())
+			return idaStopped, nil
+		}
+		s.stack = append(s.stack, f)
 		if s.m.CheckpointDue() {
 			s.m.Checkpoint(s.payload())
 		}
@@ -326,15 +342,26 @@ func decodeIDAPayload(p []byte, unlimited bool) (bound int, next []int, err erro
 }
 
 // rebuild re-expands the stack recorded in a payload.
+// errStoppedInRebuild: the budget or ctx ended while a resume rebuilt its
+// frames (each expand computes a bound per child); the frames may be cut
+// short, so the search stops without a new checkpoint.
+var errStoppedInRebuild = errors.New("zuma: stopped while rebuilding the resumed search")
+
 func (s *ida) rebuild(root state, next []int) error {
 	s.stack = s.stack[:0]
 	if len(next) == 0 {
 		s.stack = append(s.stack, s.expand(root, 0))
+		if s.m.Stopped() {
+			return errStoppedInRebuild
+		}
 		return nil
 	}
 	st, g := root, 0
 	for i, n := range next {
 		f := s.expand(st, g)
+		if s.m.Stopped() {
+			return errStoppedInRebuild
+		}
 		last := i+1 == len(next)
 		if n > len(f.kids) || (!last && n < 1) {
 			return errResume

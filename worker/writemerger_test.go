@@ -8,7 +8,7 @@ import (
 	"testing/synctest"
 )
 
-func TestBatcherMergesConcurrentCallsAndAnswersEachInOrder(t *testing.T) {
+func TestWriteMergerMergesConcurrentCallsAndAnswersEachInOrder(t *testing.T) {
 	t.Parallel()
 	// In a synctest bubble, synctest.Wait returns once every goroutine of
 	// the bubble is blocked: no sleep stands in for synchronisation.
@@ -18,7 +18,7 @@ func TestBatcherMergesConcurrentCallsAndAnswersEachInOrder(t *testing.T) {
 func batcherMergesConcurrentCalls(t *testing.T) {
 	held, release := make(chan struct{}), make(chan struct{})
 	var sizes []int // only the run goroutine touches it until wg.Wait
-	b := newBatcher(100, func(_ context.Context, reqs []int) ([]int, error) {
+	b := newWriteMerger(100, func(_ context.Context, reqs []int) ([]int, error) {
 		if len(sizes) == 0 {
 			close(held)
 			<-release // hold the first flush so that the other calls queue up
@@ -55,16 +55,16 @@ func batcherMergesConcurrentCalls(t *testing.T) {
 	for _, n := range sizes {
 		total += n
 	}
-	// Typically [1 20]; a batcher that does not merge would flush 21 times.
+	// Typically [1 20]; a writeMerger that does not merge would flush 21 times.
 	if total != 21 || len(sizes) > 10 {
 		t.Fatalf("flush sizes %v: want 21 calls merged into a few flushes", sizes)
 	}
 }
 
-func TestBatcherErrorReachesEveryCaller(t *testing.T) {
+func TestWriteMergerErrorReachesEveryCaller(t *testing.T) {
 	t.Parallel()
 	boom := errors.New("database down")
-	b := newBatcher(8, func(context.Context, []int) ([]int, error) { return nil, boom })
+	b := newWriteMerger(8, func(context.Context, []int) ([]int, error) { return nil, boom })
 	life, stop := context.WithCancel(context.Background())
 	defer stop()
 	go b.run(life)
@@ -79,11 +79,11 @@ func TestBatcherErrorReachesEveryCaller(t *testing.T) {
 	wg.Wait()
 }
 
-func TestBatcherCallerGivesUpWhenStopped(t *testing.T) {
+func TestWriteMergerCallerGivesUpWhenStopped(t *testing.T) {
 	t.Parallel()
-	b := newBatcher(8, func(_ context.Context, r []int) ([]int, error) { return r, nil })
+	b := newWriteMerger(8, func(_ context.Context, r []int) ([]int, error) { return r, nil })
 	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // nothing runs the batcher, and the caller's ctx is done
+	cancel() // nothing runs the writeMerger, and the caller's ctx is done
 	if _, err := b.do(ctx, 1); !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v", err)
 	}

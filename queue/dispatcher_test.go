@@ -1,0 +1,249 @@
+package queue
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/store"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// env is a migrated database and a Redis DB of the test's own.
+type env struct {
+	st  *store.Store
+	qc  *Client
+	rdb *redis.Client
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	url := testenv.PostgresURL(t)
+	if err := store.Migrate(t.Context(), url, slog.New(slog.DiscardHandler)); err != nil {
+		t.Fatal(err)
+	}
+	st, err := store.Open(t.Context(), url, store.OpenOpts{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	addr, db := testenv.RedisAddr(t)
+	opt := asynq.RedisClientOpt{Addr: addr, DB: db}
+	e := &env{st: st, qc: NewClient(opt), rdb: redis.NewClient(&redis.Options{Addr: addr, DB: db})}
+	t.Cleanup(func() { e.qc.Close(); e.rdb.Close() })
+	return e
+}
+
+func twoendsLevel(i int) store.Level {
+	body := fmt.Sprintf(`{"kind":"twoends","values":[%d,1]}`, i)
+	sum := sha256.Sum256([]byte(body))
+	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: []byte(body)}
+}
+
+func (e *env) batch(t *testing.T, n int) int64 {
+	t.Helper()
+	levels := make([]store.Level, n)
+	for i := range levels {
+		levels[i] = twoendsLevel(i)
+	}
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: Bulk, MaxAttempts: 3,
+		Versions: map[string]string{"twoends": "v"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// pending lists the ids of the tasks waiting in queue q, read from Redis
+// itself: after a flush asynq's client does not list its queues again, so
+// the Inspector does not see them (the server still serves them).
+func (e *env) pending(t *testing.T, q string) map[string]bool {
+	t.Helper()
+	list, err := e.rdb.LRange(t.Context(), "asynq:{"+q+"}:pending", 0, -1).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, id := range list {
+		ids[id] = true
+	}
+	return ids
+}
+
+func TestDispatcherEnqueuesEachCarrierOnceAndSweepsAfterAFlush(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const n = 2*BundleSize + 2
+	batch := e.batch(t, n)
+	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc})
+	want := map[string]bool{}
+	for b := range 3 {
+		want[fmt.Sprintf("batch:%d:%d", batch, b)] = true
+	}
+	if got, err := d.Round(t.Context()); err != nil || got != n {
+		t.Fatalf("first round claimed %d (%v), want %d", got, err, n)
+	}
+	if got := e.pending(t, Bulk); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("pending bulk tasks %v, want %v", got, want)
+	}
+	// Handed to asynq: left alone until stale.
+	if got, err := d.Round(t.Context()); err != nil || got != 0 {
+		t.Fatalf("second round claimed %d (%v), want 0", got, err)
+	}
+	// Redis loses everything: the next round notices and enqueues every
+	// live job again, long before they go stale (a minute).
+	if err := e.rdb.FlushDB(t.Context()).Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := d.Round(t.Context()); err != nil || got != n {
+		t.Fatalf("round after the flush claimed %d (%v), want all %d", got, err, n)
+	}
+	if got := e.pending(t, Bulk); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("pending bulk tasks after the flush %v, want %v", got, want)
+	}
+	if got, err := d.Round(t.Context()); err != nil || got != 0 {
+		t.Fatalf("the sweep did not end: a later round claimed %d (%v)", got, err)
+	}
+}
+
+func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const dead = time.Second
+	ghost := store.Owner{ID: "ghost", DeadAfter: dead}
+	me := store.Owner{ID: "me", DeadAfter: dead}
+	alive := store.Owner{ID: "alive", DeadAfter: dead}
+	beat := func(o store.Owner) {
+		t.Helper()
+		if err := e.st.Beat(t.Context(), o.ID, "host", 1, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	beat(ghost)
+	beat(me)
+	beat(alive)
+	job := func(o store.Owner) int64 {
+		t.Helper()
+		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(int(len(o.ID))), Priority: Bulk, MaxAttempts: 3, SolverVersion: "v"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		started, err := e.st.StartJobs(t.Context(), []int64{j.ID}, o)
+		if err != nil || len(started) != 1 {
+			t.Fatalf("start as %s: %v, %v", o.ID, started, err)
+		}
+		return j.ID
+	}
+	ghostJob, aliveJob := job(ghost), job(alive)
+	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc, Owner: me})
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// While its owner beats, nobody else starts a job.
+	if again, err := e.st.StartJobs(t.Context(), []int64{ghostJob}, me); err != nil || len(again) != 0 {
+		t.Fatalf("a live worker's job started again: %v, %v", again, err)
+	}
+
+	time.Sleep(dead + 200*time.Millisecond) // the ghost stops beating; the others go on
+	beat(me)
+	beat(alive)
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	resumed := e.pending(t, Resumed)
+	if want := fmt.Sprintf("job:%d:r1", ghostJob); len(resumed) != 1 || !resumed[want] {
+		t.Fatalf("resumed tasks %v, want only %s", resumed, want)
+	}
+	started, err := e.st.StartJobs(t.Context(), []int64{ghostJob, aliveJob}, me)
+	if err != nil || len(started) != 1 || started[ghostJob].Attempts != 2 {
+		t.Fatalf("after the takeover, started %+v (%v); want the dead worker's job only, attempt 2", started, err)
+	}
+}
+
+// A worker that has not beaten without a break for DeadAfter judges no one
+// dead: after a PostgreSQL outage every beat is old.
+func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const dead = time.Second
+	ghost := store.Owner{ID: "ghost", DeadAfter: dead}
+	if err := e.st.Beat(t.Context(), ghost.ID, "host", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1), Priority: Bulk, MaxAttempts: 3, SolverVersion: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.st.StartJobs(t.Context(), []int64{j.ID}, ghost); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(dead + 200*time.Millisecond)
+	if err := e.st.Beat(t.Context(), "newcomer", "host", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if ids, err := e.st.TakeOverJobs(t.Context(), "newcomer", dead); err != nil || len(ids) != 0 {
+		t.Fatalf("a worker beating for less than %v took over %v (%v)", dead, ids, err)
+	}
+}
+
+func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	log := slog.New(slog.DiscardHandler)
+	job, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
+		MaxAttempts: 3, SolverVersion: "v"}, log)
+	if err != nil || job.State != store.StateQueued {
+		t.Fatalf("submit: %+v, %v", job, err)
+	}
+	if got := e.pending(t, Interactive); !got[TaskID(job.ID)] {
+		t.Fatalf("interactive tasks %v, want %s", got, TaskID(job.ID))
+	}
+	if claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10); err != nil || len(claimed) != 0 {
+		t.Fatalf("an enqueued job was claimed again: %+v, %v", claimed, err)
+	}
+
+	// Redis out of reach: the job is stored and left to the dispatcher.
+	down := NewClient(asynq.RedisClientOpt{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
+	defer down.Close()
+	job2, err := Submit(t.Context(), e.st, down, store.JobParams{Level: twoendsLevel(2), Priority: Interactive,
+		MaxAttempts: 3, SolverVersion: "v"}, log)
+	if err != nil || job2.State != store.StateQueued {
+		t.Fatalf("submit with Redis down: %+v, %v", job2, err)
+	}
+	claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10)
+	if err != nil || len(claimed) != 1 || claimed[0].ID != job2.ID {
+		t.Fatalf("the dispatcher finds %+v (%v); want the job Redis missed", claimed, err)
+	}
+
+	// A level with a definitive result is done at once, nothing enqueued.
+	if _, err := e.st.FinishJobs(t.Context(), []store.Finish{{JobID: job.ID, SolverVersion: "v", Result: solvedResult()}}); err != nil {
+		t.Fatal(err)
+	}
+	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
+		MaxAttempts: 3, SolverVersion: "v"}, log)
+	if err != nil || cached.State != store.StateDone || !cached.Cached {
+		t.Fatalf("submit of a solved level: %+v, %v", cached, err)
+	}
+	if got := e.pending(t, Interactive); got[TaskID(cached.ID)] {
+		t.Fatal("a cached job was enqueued")
+	}
+}

@@ -1,0 +1,49 @@
+package worker
+
+import (
+	"context"
+	"time"
+
+	"github.com/puzzled/puzzled/store"
+)
+
+// watch is the one goroutine that looks after a running search: it cancels
+// the search when the job is canceled in PostgreSQL, taken over by another
+// worker, or when this worker shuts down; and for a bundle's job it calls
+// onSlow once the search has lasted SlowAfter. It returns when ctx ends,
+// reporting what onSlow returned (false if it was not called). Every store
+// write it makes happens while the handler waits in the solver, so the two
+// never write at once.
+func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id int64, onSlow func() bool) (slow bool) {
+	tick := time.NewTicker(w.cfg.CancelPoll)
+	defer tick.Stop()
+	var slowC <-chan time.Time
+	if onSlow != nil {
+		t := time.NewTimer(SlowAfter)
+		defer t.Stop()
+		slowC = t.C
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return slow
+		case <-w.stopping:
+			cancel(errHandedBack)
+			return slow
+		case <-slowC:
+			slow = onSlow()
+		case <-tick.C:
+			// A bundle's job stays queued until it turns out slow.
+			state, owner, err := w.cfg.Store.JobHolder(ctx, id)
+			switch {
+			case err != nil:
+			case state != store.StateRunning && state != store.StateQueued:
+				cancel(errCanceled)
+				return slow
+			case owner != w.owner.ID:
+				cancel(errTakenOver)
+				return slow
+			}
+		}
+	}
+}
