@@ -19,6 +19,7 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
@@ -208,7 +209,7 @@ func TestReportStatsAndMetrics(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	code, body := request(t, "GET", fmt.Sprintf("%s/v1/batches/%d/report", f.url, id), "", "")
-	var rep store.Report
+	var rep wire.Report
 	if err := json.Unmarshal([]byte(body), &rep); code != 200 || err != nil {
 		t.Fatalf("report: %d %v %s", code, err, body)
 	}
@@ -221,7 +222,7 @@ func TestReportStatsAndMetrics(t *testing.T) {
 		t.Fatalf("percentiles = %+v %+v", rep.SolveMS, rep.Nodes)
 	}
 	code, body = request(t, "GET", f.url+"/v1/stats?since="+time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "", "")
-	var st store.Stats
+	var st wire.Stats
 	if err := json.Unmarshal([]byte(body), &st); code != 200 || err != nil || st.Jobs != 41 || st.Kinds["twoends"].Verdicts["solved"] != 41 {
 		t.Fatalf("stats: %d %v %s", code, err, body)
 	}

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -81,7 +82,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	if job.State == store.StateQueued {
+	if job.State == wire.Queued {
 		// Interactive jobs skip the dispatcher's poll. If Redis is down the
 		// dispatcher enqueues the job later: it is safe in PostgreSQL.
 		if _, err := s.cfg.Queue.Enqueue(r.Context(), job.ID, job.Priority, job.Budget.MaxMS); err != nil {
@@ -90,7 +91,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 			s.cfg.Logger.Warn("mark enqueued failed", slog.Int64("job_id", job.ID), slog.Any("error", err))
 		}
 	}
-	writeJSON(w, http.StatusAccepted, job)
+	writeJSON(w, http.StatusAccepted, toWireJob(job))
 }
 
 // jobFromPath loads the job named by {id}; on failure it has answered.
@@ -115,16 +116,7 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
 	if job.Result != nil {
 		job.Result.Plan = nil // plans can be large: GET /v1/jobs/{id}/solution
 	}
-	writeJSON(w, http.StatusOK, job)
-}
-
-// solution is the body of GET /v1/jobs/{id}/solution.
-type solution struct {
-	JobID     int64  `json:"job_id"`
-	LevelHash string `json:"level_hash"`
-	Kind      string `json:"kind"`
-	Cached    bool   `json:"cached"`
-	*store.Result
+	writeJSON(w, http.StatusOK, toWireJob(job))
 }
 
 func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
@@ -136,7 +128,8 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
 		return
 	}
-	writeJSON(w, http.StatusOK, solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached, Result: job.Result})
+	writeJSON(w, http.StatusOK, wire.Solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached,
+		Result: toWireResult(job.Result)})
 }
 
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
@@ -149,9 +142,9 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	if state == store.StateCanceled {
+	if state == wire.Canceled {
 		// Best effort: the worker also sees the state within a second.
 		_ = s.cfg.Queue.Cancel(id)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "state": state})
+	writeJSON(w, http.StatusOK, wire.JobCancel{ID: id, State: state})
 }

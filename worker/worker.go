@@ -14,6 +14,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -264,7 +265,7 @@ func (w *Worker) canceled(id int64) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	state, err := w.cfg.Store.JobState(ctx, id)
-	return err == nil && state == store.StateCanceled
+	return err == nil && state == wire.Canceled
 }
 
 // watch cancels a running search when its job is canceled in PostgreSQL or
@@ -282,7 +283,7 @@ func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id i
 		case <-tick.C:
 			// A bundle's job stays queued until it turns out slow.
 			state, err := w.cfg.Store.JobState(ctx, id)
-			if err == nil && state != store.StateRunning && state != store.StateQueued {
+			if err == nil && !state.Live() {
 				cancel(errCanceled)
 				return
 			}

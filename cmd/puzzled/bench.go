@@ -23,6 +23,7 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/store"
 )
@@ -219,7 +220,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 			return 0, err
 		}
 		if b.Done == 1 {
-			if b.States[store.StateDone] != n {
+			if b.States[string(wire.Done)] != n {
 				return 0, fmt.Errorf("bench: batch ended with states %v", b.States)
 			}
 			return float64(n) / time.Since(start).Seconds(), nil

@@ -15,13 +15,13 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/devstack"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/sheep"
-	"github.com/puzzled/puzzled/store"
 )
 
 // Chaos tests (issue 7): real processes, and PostgreSQL and Redis servers
@@ -64,7 +64,7 @@ func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
 }
 
 // waitJob polls a job until cond holds.
-func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(store.Job) bool) store.Job {
+func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(wire.Job) bool) wire.Job {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -79,11 +79,11 @@ func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, wh
 	}
 }
 
-func checkpointed(n int32) func(store.Job) bool {
-	return func(j store.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
+func checkpointed(n int32) func(wire.Job) bool {
+	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
 }
 
-func finished(j store.Job) bool { return j.State != store.StateQueued && j.State != store.StateRunning }
+func finished(j wire.Job) bool { return j.State != wire.Queued && j.State != wire.Running }
 
 func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
@@ -177,7 +177,7 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 }
 
 // waitDone polls a batch until its done fraction reaches frac.
-func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) store.Batch {
+func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) wire.Batch {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -328,7 +328,7 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed", checkpointed(1))
 	asked := time.Now()
-	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != store.StateCanceled {
+	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != wire.Canceled {
 		t.Fatalf("cancel: %q, %v", state, err)
 	}
 	s.Work.WaitLog("job canceled while running", 10*time.Second)
@@ -344,7 +344,7 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	waitSolution(t, c, next.ID)
 	time.Sleep(3 * time.Second)
 	got, err := c.GetJob(t.Context(), job.ID)
-	if err != nil || got.State != store.StateCanceled || got.Result != nil || got.Attempts != 1 {
+	if err != nil || got.State != wire.Canceled || got.Result != nil || got.Attempts != 1 {
 		t.Fatalf("canceled job afterwards: %+v, %v", got, err)
 	}
 }

@@ -12,14 +12,14 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
-func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) store.Batch {
+func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) wire.Batch {
 	t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
@@ -76,13 +76,13 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 
 	seq, cached := 0, 0
 	hashes := map[string][]int64{}
-	err = c.BatchResults(ctx, id, func(r store.BatchResult) error {
+	err = c.BatchResults(ctx, id, func(r wire.BatchResult) error {
 		if int(r.Seq) != seq {
 			return fmt.Errorf("line %d has seq %d", seq, r.Seq)
 		}
 		v := values[seq]
 		res := r.Result
-		if r.State != store.StateDone || res == nil || res.Value == nil {
+		if r.State != wire.Done || res == nil || res.Value == nil {
 			return fmt.Errorf("seq %d: state %s result %+v", seq, r.State, res)
 		}
 		if want := e2e.TwoendsDP(v); *res.Value != want || !res.Optimal {
@@ -132,7 +132,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 		t.Fatalf("solution = %+v plan %s", sol, sol.Plan)
 	}
 	again, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
-	if err != nil || !again.Cached || again.State != store.StateDone {
+	if err != nil || !again.Cached || again.State != wire.Done {
 		t.Fatalf("resubmitted level: %+v, %v", again, err)
 	}
 	s.Work.Stop(20 * time.Second)
