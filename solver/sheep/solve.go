@@ -67,8 +67,5 @@ func finish(l *Level, m *solver.Meter, v solver.Verdict, proof string, line []in
 		Details: map[string]any{"tiles": len(l.tiles), "cleared": o.Cleared},
 		Stats:   m.Stats(len(line)),
 	}
-	if err := Verify(l, res); err != nil {
-		return solver.Result{}, fmt.Errorf("sheep: solver bug: %w", err)
-	}
 	return res, nil
 }
