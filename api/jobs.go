@@ -13,15 +13,6 @@ import (
 	"github.com/puzzled/puzzled/store"
 )
 
-// jobRequest is the body of POST /v1/jobs. A bare level (an object with a
-// "kind" field) is accepted too.
-type jobRequest struct {
-	Level    json.RawMessage `json:"level"`
-	Priority string          `json:"priority"`
-	Budget   solver.Budget   `json:"budget"`
-	Labels   json.RawMessage `json:"labels"`
-}
-
 // maxBudgetMS caps a job's time budget: one hour.
 const maxBudgetMS = 3_600_000
 
@@ -44,17 +35,8 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var req jobRequest
-	var probe struct {
-		Kind json.RawMessage `json:"kind"`
-	}
-	if err := json.Unmarshal(body, &probe); err != nil {
-		writeLevelError(w, solver.DecodeError(err))
-		return
-	}
-	if probe.Kind != nil {
-		req.Level = body
-	} else if err := solver.DecodeStrict(body, &req); err != nil {
+	req, err := decodeJobRequest(body)
+	if err != nil {
 		writeLevelError(w, err)
 		return
 	}
@@ -66,7 +48,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, field+": "+reason, field)
 		return
 	}
-	lvl, kind, err := s.parseLevel(req.Level)
+	lvl, kind, err := s.parseLevelAs(req.Kind, req.Level)
 	if err != nil {
 		writeLevelError(w, err)
 		return

@@ -11,7 +11,19 @@ import (
 // parseLevel validates one level and returns it as stored: canonical JSON
 // and its SHA-256.
 func (s *Server) parseLevel(data []byte) (store.Level, solver.Kind, error) {
-	lvl, err := s.cfg.Registry.Parse(data)
+	return s.parseLevelAs("", data)
+}
+
+// parseLevelAs is parseLevel for a caller that has read the level's kind
+// already ("" when it has not): the registry then skips reading it again.
+func (s *Server) parseLevelAs(kind string, data []byte) (store.Level, solver.Kind, error) {
+	var lvl solver.Level
+	var err error
+	if kind == "" {
+		lvl, err = s.cfg.Registry.Parse(data)
+	} else {
+		lvl, err = s.cfg.Registry.ParseAs(kind, data)
+	}
 	if err != nil {
 		return store.Level{}, nil, err
 	}
