@@ -26,7 +26,7 @@ type DispatcherConfig struct {
 
 // Dispatcher keeps asynq in step with PostgreSQL: it hands new bulk jobs to
 // asynq, and re-enqueues live jobs whose task was lost. It is the outbox of
-// the batch API and the reconciler of DESIGN.md §4 in one loop. Any number
+// the batch API and the reconciler (docs/service.md) in one loop. Any number
 // of dispatchers may run at once (one per worker process): each round
 // claims its jobs with SKIP LOCKED.
 type Dispatcher struct {

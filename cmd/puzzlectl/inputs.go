@@ -217,7 +217,7 @@ func position(data []byte, offset int64) (line, col int) {
 }
 
 // withKind adds "kind":"sheep" to a community sheep level file: a JSON
-// object without "kind" but with "levelData" (DESIGN.md §2.2). Other
+// object without "kind" but with "levelData" (docs/formats.md). Other
 // levels are returned as they are.
 func withKind(data []byte) []byte {
 	if len(data) == 0 || data[0] != '{' {
