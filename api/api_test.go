@@ -20,6 +20,7 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/apicontract"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
@@ -56,7 +57,7 @@ func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 	t.Cleanup(func() { qc.Close() })
 	cfg.Store, cfg.Queue, cfg.Registry, cfg.Logger = st, qc, kinds.Registry(), logger
 	srv := api.New(cfg)
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(apicontract.Handler(t, srv))
 	t.Cleanup(hs.Close)
 	if work {
 		wctx, stop := context.WithCancel(context.Background())

@@ -35,6 +35,9 @@ type batchRequest struct {
 const maxListedErrors = 100
 
 func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
+	if !acceptContentType(w, r, mediaJSON, mediaNDJSON) {
+		return
+	}
 	body, ok := readBody(w, r, s.cfg.Limits.BatchBody)
 	if !ok {
 		return
@@ -139,7 +142,7 @@ func decodeBatch(body []byte, r *http.Request) (batchRequest, error) {
 		if err := solver.DecodeStrict(trimmed, &req); err != nil {
 			return req, err
 		}
-		return req, nil
+		return req, noQueryOptions(r)
 	default:
 		levels, err := decodeNDJSON(trimmed)
 		if err != nil {

@@ -31,6 +31,9 @@ func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (
 }
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
+	if !acceptContentType(w, r, mediaJSON) {
+		return
+	}
 	body, ok := readBody(w, r, s.cfg.Limits.JobBody)
 	if !ok {
 		return
