@@ -90,7 +90,7 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 	level, want := hardSheep(t)
 	const every = 250 * time.Millisecond
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +218,7 @@ func checkOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) 
 func TestChaosRedisFlushMidBatch(t *testing.T) {
 	t.Parallel()
 	s, _, redis := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	id := twoendsBatch(t, c, 1000, 3000)
 	b := waitDone(t, c, id, 0.1, 2*time.Minute)
 	if b.Done == 1 {
@@ -233,7 +233,7 @@ func TestChaosRedisFlushMidBatch(t *testing.T) {
 func TestChaosPostgresRestartMidBatch(t *testing.T) {
 	t.Parallel()
 	s, pg, _ := ownStack(t, "PUZZLED_CONCURRENCY=2")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	id := twoendsBatch(t, c, 1000, 3000)
 	if b := waitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
 		t.Fatal("batch finished before the restart; make the jobs heavier")
@@ -259,7 +259,7 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=4")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -321,7 +321,7 @@ func flushAll(t *testing.T, addr string) {
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)

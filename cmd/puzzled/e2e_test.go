@@ -40,7 +40,7 @@ func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) 
 func TestEndToEndBatchOfTwoends(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	ctx := t.Context()
 
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -160,7 +160,7 @@ func TestEndToEndBadInput(t *testing.T) {
 	post := func(path, contentType, body string) (int, map[string]any) {
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := checkedHTTP(t).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -209,9 +209,9 @@ func TestEndToEndBadInput(t *testing.T) {
 			t.Fatalf("first error %v", e)
 		}
 	})
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	for _, path := range []string{"/v1/jobs/999999", "/v1/jobs/abc", "/v1/batches/424242", "/v1/levels/" + strings.Repeat("ab", 32), "/v1/levels/xyz", "/v1/nothing"} {
-		resp, err := http.Get(s.URL + path)
+		resp, err := checkedHTTP(t).Get(s.URL + path)
 		if err != nil {
 			t.Fatal(err)
 		}
