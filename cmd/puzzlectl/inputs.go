@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/puzzled/puzzled/solver/sheep"
 )
 
 // level is one level read from the inputs.
@@ -233,6 +235,6 @@ func withKind(data []byte) []byte {
 		return data
 	}
 	out := make([]byte, 0, len(data)+16)
-	out = append(out, `{"kind":"sheep",`...)
+	out = fmt.Appendf(out, `{"kind":%q,`, sheep.Name)
 	return append(out, data[1:]...)
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -188,8 +189,8 @@ func enqueueParallel(ctx context.Context, n int, enqueue func(int) error) error 
 func twoendsLevels(n int, salt int64) []json.RawMessage {
 	levels := make([]json.RawMessage, n)
 	for i := range levels {
-		levels[i] = fmt.Appendf(nil, `{"kind":"twoends","values":[%d,%d,%d,%d,%d,%d,%d,%d]}`,
-			salt, i, i%7, i%13, 5, i%3, 9, i%11)
+		levels[i] = fmt.Appendf(nil, `{"kind":%q,"values":[%d,%d,%d,%d,%d,%d,%d,%d]}`,
+			twoends.Name, salt, i, i%7, i%13, 5, i%3, 9, i%11)
 	}
 	return levels
 }

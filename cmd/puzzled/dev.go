@@ -15,6 +15,7 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/internal/devstack"
+	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -68,10 +69,10 @@ func runDev(ctx context.Context, args []string) error {
 	logger.Info("api listening", slog.String("addr", ln.Addr().String()), slog.String("data_dir", dir))
 	fmt.Printf(`puzzled dev is running: API at %s (data in %s)
 Try:
-  curl -s -X POST %[1]s/v1/jobs -d '{"kind":"twoends","values":[3,1,2]}'
+  curl -s -X POST -H 'Content-Type: application/json' %[1]s/v1/jobs -d '{"kind":%[3]q,"values":[3,1,2]}'
   curl -s %[1]s/v1/jobs/1/solution
 Press Ctrl-C to stop.
-`, url, dir)
+`, url, dir, twoends.Name)
 
 	reg := newRegistry() // one process: the API's /metrics shows the worker's too
 	var wg sync.WaitGroup
