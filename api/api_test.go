@@ -19,6 +19,8 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/apicontract"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/queue"
@@ -37,7 +39,7 @@ type fixture struct {
 
 // setup runs the API in-process on a database and Redis DB of the test's
 // own; with work, an in-process worker too.
-func setup(t *testing.T, cfg api.Config, work bool) *fixture {
+func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 	t.Helper()
 	ctx := t.Context()
 	dbURL := testenv.PostgresURL(t)
@@ -56,7 +58,7 @@ func setup(t *testing.T, cfg api.Config, work bool) *fixture {
 	t.Cleanup(func() { qc.Close() })
 	cfg.Store, cfg.Queue, cfg.Registry, cfg.Logger = st, qc, kinds.Registry(), logger
 	srv := api.New(cfg)
-	hs := httptest.NewServer(srv)
+	hs := httptest.NewServer(apicontract.Handler(t, srv))
 	t.Cleanup(hs.Close)
 	if work {
 		wctx, stop := context.WithCancel(context.Background())
@@ -202,7 +204,7 @@ func TestReportStatsAndMetrics(t *testing.T) {
 		return b.Done == 1
 	})
 	code, body := request(t, "GET", fmt.Sprintf("%s/v1/batches/%d/report", f.url, id), "", "")
-	var rep store.Report
+	var rep wire.Report
 	if err := json.Unmarshal([]byte(body), &rep); code != 200 || err != nil {
 		t.Fatalf("report: %d %v %s", code, err, body)
 	}
@@ -215,7 +217,7 @@ func TestReportStatsAndMetrics(t *testing.T) {
 		t.Fatalf("percentiles = %+v %+v", rep.SolveMS, rep.Nodes)
 	}
 	code, body = request(t, "GET", f.url+"/v1/stats?since="+time.Now().Add(-time.Hour).UTC().Format(time.RFC3339), "", "")
-	var st store.Stats
+	var st wire.Stats
 	if err := json.Unmarshal([]byte(body), &st); code != 200 || err != nil || st.Jobs != 41 || st.Kinds["twoends"].Verdicts["solved"] != 41 {
 		t.Fatalf("stats: %d %v %s", code, err, body)
 	}

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -34,6 +35,9 @@ type batchRequest struct {
 const maxListedErrors = 100
 
 func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
+	if !acceptContentType(w, r, mediaJSON, mediaNDJSON) {
+		return
+	}
 	body, ok := readBody(w, r, s.cfg.Limits.BatchBody)
 	if !ok {
 		return
@@ -138,7 +142,7 @@ func decodeBatch(body []byte, r *http.Request) (batchRequest, error) {
 		if err := solver.DecodeStrict(trimmed, &req); err != nil {
 			return req, err
 		}
-		return req, nil
+		return req, noQueryOptions(r)
 	default:
 		levels, err := decodeNDJSON(trimmed)
 		if err != nil {
@@ -210,7 +214,7 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, b)
+	writeJSON(w, http.StatusOK, toWireBatch(b))
 }
 
 // batchResults streams one NDJSON line per level, in submission order.
@@ -230,7 +234,7 @@ func (s *Server) batchResults(w http.ResponseWriter, r *http.Request) {
 			bw = bufio.NewWriterSize(w, 64<<10)
 			enc = json.NewEncoder(bw)
 		}
-		return enc.Encode(br)
+		return enc.Encode(toWireBatchResult(br))
 	})
 	if bw != nil {
 		_ = bw.Flush()
@@ -262,5 +266,5 @@ func (s *Server) cancelBatch(w http.ResponseWriter, r *http.Request) {
 	for _, jid := range ids {
 		_ = s.cfg.Queue.Cancel(jid) // best effort; workers also poll the state
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "canceled": len(ids)})
+	writeJSON(w, http.StatusOK, wire.BatchCancel{ID: id, Canceled: len(ids)})
 }

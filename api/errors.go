@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -25,12 +24,6 @@ type levelError struct {
 	Index  int    `json:"index"`
 	Field  string `json:"field,omitempty"`
 	Reason string `json:"reason"`
-}
-
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(v)
 }
 
 func writeError(w http.ResponseWriter, status int, msg, field string) {
@@ -67,22 +60,6 @@ func (s *Server) writeStoreError(w http.ResponseWriter, r *http.Request, err err
 	}
 	s.cfg.Logger.Error("storage error", slog.Any("error", err), slog.String("path", r.URL.Path))
 	writeError(w, http.StatusInternalServerError, "internal error", "")
-}
-
-// readBody reads at most limit bytes, answering 413 beyond that.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
-	body, err := readAllLimited(w, r, limit)
-	if err == nil {
-		return body, true
-	}
-	var tooBig *http.MaxBytesError
-	if errors.As(err, &tooBig) {
-		writeError(w, http.StatusRequestEntityTooLarge,
-			"request body over the limit of "+formatBytes(tooBig.Limit), "")
-		return nil, false
-	}
-	writeError(w, http.StatusBadRequest, "reading body: "+err.Error(), "")
-	return nil, false
 }
 
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {

@@ -6,20 +6,11 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
-
-// jobRequest is the body of POST /v1/jobs. A bare level (an object with a
-// "kind" field, or one a kind recognises without it, such as a community
-// sheep file) is accepted too.
-type jobRequest struct {
-	Level    json.RawMessage `json:"level"`
-	Priority string          `json:"priority"`
-	Budget   solver.Budget   `json:"budget"`
-	Labels   json.RawMessage `json:"labels"`
-}
 
 // maxBudgetMS caps a job's time budget: one hour.
 const maxBudgetMS = 3_600_000
@@ -39,19 +30,15 @@ func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (
 }
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
+	if !acceptContentType(w, r, mediaJSON) {
+		return
+	}
 	body, ok := readBody(w, r, s.cfg.Limits.JobBody)
 	if !ok {
 		return
 	}
-	var req jobRequest
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(body, &probe); err != nil {
-		writeLevelError(w, solver.DecodeError(err))
-		return
-	}
-	if s.cfg.Registry.IsLevel(body) {
-		req.Level = body
-	} else if err := solver.DecodeStrict(body, &req); err != nil {
+	req, err := decodeJobRequest(body)
+	if err != nil {
 		writeLevelError(w, err)
 		return
 	}
@@ -63,7 +50,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, field+": "+reason, field)
 		return
 	}
-	lvl, kind, err := s.parseLevel(req.Level)
+	lvl, kind, err := s.parseLevelAs(req.Kind, req.Level)
 	if err != nil {
 		writeLevelError(w, err)
 		return
@@ -79,7 +66,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusAccepted, job)
+	writeJSON(w, http.StatusAccepted, toWireJob(job))
 }
 
 // jobFromPath loads the job named by {id}; on failure it has answered.
@@ -104,16 +91,7 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
 	if job.Result != nil {
 		job.Result.Plan = nil // plans can be large: GET /v1/jobs/{id}/solution
 	}
-	writeJSON(w, http.StatusOK, job)
-}
-
-// solution is the body of GET /v1/jobs/{id}/solution.
-type solution struct {
-	JobID     int64  `json:"job_id"`
-	LevelHash string `json:"level_hash"`
-	Kind      string `json:"kind"`
-	Cached    bool   `json:"cached"`
-	*store.Result
+	writeJSON(w, http.StatusOK, toWireJob(job))
 }
 
 func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
@@ -125,7 +103,8 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
 		return
 	}
-	writeJSON(w, http.StatusOK, solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached, Result: job.Result})
+	writeJSON(w, http.StatusOK, wire.Solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached,
+		Result: toWireResult(job.Result)})
 }
 
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
@@ -138,9 +117,9 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	if state == store.StateCanceled {
+	if state == wire.Canceled {
 		// Best effort: the worker also sees the state within a second.
 		_ = s.cfg.Queue.Cancel(id)
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": id, "state": state})
+	writeJSON(w, http.StatusOK, wire.JobCancel{ID: id, State: state})
 }

@@ -18,5 +18,5 @@ func (s *Server) getLevel(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, lr)
+	writeJSON(w, http.StatusOK, toWireLevel(lr))
 }

@@ -15,7 +15,7 @@ func (s *Server) batchReport(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, rep)
+	writeJSON(w, http.StatusOK, toWireReport(rep))
 }
 
 // stats answers GET /v1/stats?since=…&until=… (RFC 3339; default: all time).
@@ -36,5 +36,5 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st)
+	writeJSON(w, http.StatusOK, toWireStats(st))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/store"
 )
@@ -211,7 +212,7 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	job, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || job.State != store.StateQueued {
+	if err != nil || job.State != wire.Queued {
 		t.Fatalf("submit: %+v, %v", job, err)
 	}
 	if got := e.pending(t, Interactive); !got[TaskID(job.ID)] {
@@ -226,7 +227,7 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	defer down.Close()
 	job2, err := Submit(t.Context(), e.st, down, store.JobParams{Level: twoendsLevel(2), Priority: Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || job2.State != store.StateQueued {
+	if err != nil || job2.State != wire.Queued {
 		t.Fatalf("submit with Redis down: %+v, %v", job2, err)
 	}
 	claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10)
@@ -240,7 +241,7 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	}
 	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || cached.State != store.StateDone || !cached.Cached {
+	if err != nil || cached.State != wire.Done || !cached.Cached {
 		t.Fatalf("submit of a solved level: %+v, %v", cached, err)
 	}
 	if got := e.pending(t, Interactive); got[TaskID(cached.ID)] {

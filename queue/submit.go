@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -16,7 +17,7 @@ import (
 // is CreateJob's, unwrapped, for the caller to map to a status.
 func Submit(ctx context.Context, st *store.Store, c *Client, p store.JobParams, log *slog.Logger) (store.Job, error) {
 	job, err := st.CreateJob(ctx, p)
-	if err != nil || job.State != store.StateQueued {
+	if err != nil || job.State != wire.Queued {
 		return job, err
 	}
 	if _, err := c.Enqueue(ctx, job.ID, job.Priority, job.Budget.MaxMS); err != nil {

@@ -64,9 +64,15 @@ func (r *Registry) Parse(data []byte) (Level, error) {
 		}
 		return nil, &FieldError{Field: "kind", Reason: "missing; one of " + fmt.Sprint(r.Names())}
 	}
-	k, ok := r.kinds[*head.Kind]
+	return r.ParseAs(*head.Kind, data)
+}
+
+// ParseAs hands data to the kind named kind, for a caller that has read
+// the level's "kind" field already: it saves Parse's decoding of it.
+func (r *Registry) ParseAs(kind string, data []byte) (Level, error) {
+	k, ok := r.kinds[kind]
 	if !ok {
-		return nil, &FieldError{Field: "kind", Reason: fmt.Sprintf("unknown kind %q; one of %v", *head.Kind, r.Names())}
+		return nil, &FieldError{Field: "kind", Reason: fmt.Sprintf("unknown kind %q; one of %v", kind, r.Names())}
 	}
 	return k.Parse(data)
 }

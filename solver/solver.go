@@ -3,8 +3,8 @@
 //
 // The package and every kind below it (solver/<kind>) do no I/O: no network,
 // no database, no logging. That keeps each solver testable in microseconds and
-// usable from the CLI without a server. The contract every kind honours is in
-// docs/ and in DESIGN.md §3:
+// usable from the CLI without a server. Each kind's rules and level format
+// are in docs/formats.md. The contract every kind honours:
 //
 //   - Solve honours ctx (returns within ~100 ms of cancel) and the [Budget];
 //     when the budget runs out the verdict is [Unknown], never a guess.
@@ -12,8 +12,12 @@
 //   - At safe points, at most every Options.CheckpointEvery, the solver hands
 //     an opaque, versioned blob to Options.Checkpoint; given Options.Resume it
 //     continues from there, node counts continuing.
-//   - Every plan is checked by the kind's simulator ([Kind.Verify]) before it
-//     is reported.
+//   - Solve does not verify its own result: whoever runs a solve checks the
+//     result with the kind's simulator ([Kind.Verify]) once, before trusting
+//     it. The worker does so before it stores a result (a failure ends the
+//     job failed as a solver bug), puzzlectl before it prints one, and the
+//     kinds' tests after every solve. Checking inside Solve as well would
+//     replay every plan twice.
 package solver
 
 import (

@@ -9,6 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -26,18 +27,18 @@ type BatchParams struct {
 
 // Batch is a batch with its progress.
 type Batch struct {
-	ID         int64           `json:"id"`
-	Total      int             `json:"total"`
-	Priority   string          `json:"priority"`
-	Labels     json.RawMessage `json:"labels,omitempty"`
-	CreatedAt  time.Time       `json:"created_at"`
-	CanceledAt *time.Time      `json:"canceled_at,omitempty"`
-	States     map[string]int  `json:"states"`
-	Verdicts   map[string]int  `json:"verdicts"`
-	Cached     int             `json:"cached"`
-	Done       float64         `json:"done"` // fraction of jobs in a final state
-	FinishedAt *time.Time      `json:"finished_at,omitempty"`
-	Kinds      map[string]int  `json:"kinds"`
+	ID         int64
+	Total      int
+	Priority   string
+	Labels     json.RawMessage
+	CreatedAt  time.Time
+	CanceledAt *time.Time
+	States     map[string]int
+	Verdicts   map[string]int
+	Cached     int
+	Done       float64 // fraction of jobs in a final state
+	FinishedAt *time.Time
+	Kinds      map[string]int
 }
 
 // CreateBatch stores a batch with COPY: its levels (once per hash) and one
@@ -127,7 +128,7 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, unique []Leve
 		FROM results r
 		JOIN unnest($2::text[], $3::text[]) AS v (kind, version) ON v.version = r.solver_version
 		JOIN levels l ON l.hash = r.level_hash AND l.kind = v.kind
-		WHERE r.level_hash = ANY ($1) AND r.verdict IN ('solved', 'unsolvable')
+		WHERE r.level_hash = ANY ($1) AND r.verdict IN `+definitiveVerdicts+`
 		ORDER BY r.level_hash, r.job_id`, hashes, kinds, versions)
 	if err != nil {
 		return fmt.Errorf("find cached results: %w", err)
@@ -153,7 +154,7 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, unique []Leve
 			FROM hit WHERE jobs.batch_id = $1 AND jobs.level_hash = hit.hash
 			RETURNING jobs.id, hit.src
 		)
-		INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+		`+insertResults+`
 		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
 		FROM u JOIN results r ON r.job_id = u.src`, batchID, hitHashes, srcs)
 	if err != nil {
@@ -198,7 +199,7 @@ func (s *Store) GetBatch(ctx context.Context, id int64) (Batch, error) {
 		if cached {
 			b.Cached += n
 		}
-		if state != StateQueued && state != StateRunning {
+		if !wire.JobState(state).Live() {
 			final += n
 			if last != nil && (b.FinishedAt == nil || last.After(*b.FinishedAt)) {
 				b.FinishedAt = last
@@ -219,14 +220,14 @@ func (s *Store) GetBatch(ctx context.Context, id int64) (Batch, error) {
 
 // BatchResult is one line of a batch's results.
 type BatchResult struct {
-	Seq       int32   `json:"seq"`
-	JobID     int64   `json:"job_id"`
-	LevelHash string  `json:"level_hash"`
-	Kind      string  `json:"kind"`
-	State     string  `json:"state"`
-	Cached    bool    `json:"cached"`
-	Error     *string `json:"error,omitempty"`
-	Result    *Result `json:"result,omitempty"`
+	Seq       int32
+	JobID     int64
+	LevelHash string
+	Kind      string
+	State     wire.JobState
+	Cached    bool
+	Error     *string
+	Result    *Result
 }
 
 // BatchResults calls fn for each job of the batch in submission order,
@@ -278,7 +279,7 @@ func (s *Store) CancelBatch(ctx context.Context, id int64) ([]int64, error) {
 			return fmt.Errorf("batch %d: %w", id, ErrNotFound)
 		}
 		rows, err := tx.Query(ctx, `UPDATE jobs SET state = 'canceled', finished_at = now(), dup_of = NULL
-			WHERE batch_id = $1 AND state IN ('queued', 'running') RETURNING id`, id)
+			WHERE batch_id = $1 AND state IN `+liveStates+` RETURNING id`, id)
 		if err != nil {
 			return err
 		}

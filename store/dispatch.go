@@ -30,7 +30,7 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit 
 	rows, err := s.pool.Query(ctx, `
 		WITH c AS (
 			SELECT id FROM jobs
-			WHERE state IN ('queued', 'running') AND dup_of IS NULL
+			WHERE state IN `+liveStates+` AND dup_of IS NULL
 				AND (enqueued_at IS NULL OR enqueued_at < $1)
 			ORDER BY enqueued_at NULLS FIRST, id
 			LIMIT $2

@@ -9,45 +9,38 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
 )
 
-// Job states, as in DESIGN.md §4: queued → running → done | failed | canceled.
-const (
-	StateQueued   = "queued"
-	StateRunning  = "running"
-	StateDone     = "done"
-	StateFailed   = "failed"
-	StateCanceled = "canceled"
-)
-
-// Job is a job with its result and progress, as the API shows it.
+// Job is a stored job with its result and progress (the API maps it to
+// wire.Job).
 type Job struct {
-	ID          int64           `json:"id"`
-	BatchID     *int64          `json:"batch_id,omitempty"`
-	Seq         *int32          `json:"seq,omitempty"`
-	LevelHash   string          `json:"level_hash"`
-	Kind        string          `json:"kind"`
-	State       string          `json:"state"`
-	Priority    string          `json:"priority"`
-	Budget      solver.Budget   `json:"budget"`
-	Labels      json.RawMessage `json:"labels,omitempty"`
-	Attempts    int32           `json:"attempts"`
-	MaxAttempts int32           `json:"max_attempts"`
-	Cached      bool            `json:"cached"`
-	Error       *string         `json:"error,omitempty"`
-	CreatedAt   time.Time       `json:"created_at"`
-	StartedAt   *time.Time      `json:"started_at,omitempty"`
-	FinishedAt  *time.Time      `json:"finished_at,omitempty"`
-	Progress    *Progress       `json:"progress,omitempty"`
-	Result      *Result         `json:"result,omitempty"`
+	ID          int64
+	BatchID     *int64
+	Seq         *int32
+	LevelHash   string
+	Kind        string
+	State       wire.JobState
+	Priority    string
+	Budget      solver.Budget
+	Labels      json.RawMessage
+	Attempts    int32
+	MaxAttempts int32
+	Cached      bool
+	Error       *string
+	CreatedAt   time.Time
+	StartedAt   *time.Time
+	FinishedAt  *time.Time
+	Progress    *Progress
+	Result      *Result
 }
 
 // Progress is what the last checkpoint of a running job says.
 type Progress struct {
-	Nodes          int64     `json:"nodes"`
-	Checkpoints    int32     `json:"checkpoints"`
-	LastCheckpoint time.Time `json:"last_checkpoint"`
+	Nodes          int64
+	Checkpoints    int32
+	LastCheckpoint time.Time
 }
 
 // JobParams are the arguments of CreateJob.
@@ -73,7 +66,7 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 		var src *int64
 		var verdict *string
 		err := tx.QueryRow(ctx, `SELECT job_id, verdict FROM results
-			WHERE level_hash = $1 AND solver_version = $2 AND verdict IN ('solved', 'unsolvable')
+			WHERE level_hash = $1 AND solver_version = $2 AND verdict IN `+definitiveVerdicts+`
 			ORDER BY job_id LIMIT 1`, p.Level.Hash, p.SolverVersion).Scan(&src, &verdict)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("find cached result: %w", err)
@@ -102,8 +95,7 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 }
 
 // copyResultSQL copies result r to job $1; the caller appends the WHERE.
-const copyResultSQL = `INSERT INTO results
-	(job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+const copyResultSQL = insertResults + `
 	SELECT $1, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
 	FROM results r`
 
@@ -169,7 +161,7 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64, o Owner) (map[int64]
 		WITH j AS (
 			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
 				worker_id = $2
-			WHERE id = ANY ($1) AND state IN ('queued', 'running') AND `+ownerGone("$2", "$3::interval")+`
+			WHERE id = ANY ($1) AND state IN `+liveStates+` AND `+ownerGone("$2", "$3::interval")+`
 			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, coalesce(error, '') AS error
 		)
 		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq, j.error
@@ -200,7 +192,7 @@ func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, 
 		WITH j AS (
 			UPDATE jobs SET worker_id = $4
 			WHERE batch_id = $1 AND seq >= $2 AND seq < $3
-				AND state IN ('queued', 'running') AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
+				AND state IN `+liveStates+` AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
 			RETURNING id, seq, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, error
 		)
 		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts + 1, j.max_attempts, c.blob, c.seq,
@@ -249,7 +241,7 @@ func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 // The bundle's worker lets go of them.
 func (s *Store) MakeSolo(ctx context.Context, ids []int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL
-		WHERE id = ANY ($1) AND state IN ('queued', 'running')`, ids)
+		WHERE id = ANY ($1) AND state IN `+liveStates, ids)
 	if err != nil {
 		return fmt.Errorf("store: make jobs solo: %w", err)
 	}
@@ -297,30 +289,30 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL, verdict = i.verdict,
 				attempts = CASE WHEN jobs.state = 'queued' THEN jobs.attempts + 1 ELSE jobs.attempts END,
 				started_at = coalesce(jobs.started_at, now() - i.elapsed_ms * interval '1 millisecond')
-			FROM i WHERE jobs.id = i.id AND jobs.state IN ('queued', 'running')
+			FROM i WHERE jobs.id = i.id AND jobs.state IN `+liveStates+`
 			RETURNING jobs.id, jobs.level_hash
 		), r AS (
-			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+			`+insertResults+`
 			SELECT j.id, j.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
 				i.plan::jsonb, i.details::jsonb, i.stats::jsonb
 			FROM j JOIN i ON i.id = j.id
 			ON CONFLICT (job_id) DO NOTHING
 		), d AS (
 			UPDATE jobs SET dup_of = NULL,
-				state = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN 'done'::job_state ELSE jobs.state END,
-				cached = i.verdict IN ('solved', 'unsolvable'),
-				verdict = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN i.verdict END,
-				finished_at = CASE WHEN i.verdict IN ('solved', 'unsolvable') THEN now() END,
+				state = CASE WHEN i.verdict IN `+definitiveVerdicts+` THEN 'done'::job_state ELSE jobs.state END,
+				cached = i.verdict IN `+definitiveVerdicts+`,
+				verdict = CASE WHEN i.verdict IN `+definitiveVerdicts+` THEN i.verdict END,
+				finished_at = CASE WHEN i.verdict IN `+definitiveVerdicts+` THEN now() END,
 				solo = true -- released to run: its bundle may be gone
 			FROM i JOIN j ON j.id = i.id
 			WHERE jobs.dup_of = i.id AND jobs.state = 'queued'
 			RETURNING jobs.id, jobs.level_hash, i.id AS src
 		), dr AS (
-			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
+			`+insertResults+`
 			SELECT d.id, d.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
 				i.plan::jsonb, i.details::jsonb, i.stats::jsonb
 			FROM d JOIN i ON i.id = d.src
-			WHERE i.verdict IN ('solved', 'unsolvable')
+			WHERE i.verdict IN `+definitiveVerdicts+`
 			ON CONFLICT (job_id) DO NOTHING
 		)
 		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed)
@@ -356,7 +348,7 @@ func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) e
 			UPDATE jobs SET error = $2, worker_id = NULL,
 				state = CASE WHEN $3 THEN 'failed'::job_state ELSE state END,
 				finished_at = CASE WHEN $3 THEN now() END
-			WHERE id = $1 AND state IN ('queued', 'running')
+			WHERE id = $1 AND state IN `+liveStates+`
 			RETURNING id
 		)
 		UPDATE jobs SET dup_of = NULL WHERE $3 AND dup_of IN (SELECT id FROM j)`, id, msg, final)
@@ -368,12 +360,12 @@ func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) e
 
 // CancelJob cancels a queued or running job. It returns the job's state
 // afterwards; canceling a final job changes nothing.
-func (s *Store) CancelJob(ctx context.Context, id int64) (string, error) {
-	var state string
+func (s *Store) CancelJob(ctx context.Context, id int64) (wire.JobState, error) {
+	var state wire.JobState
 	err := s.pool.QueryRow(ctx, `
 		WITH j AS (
 			UPDATE jobs SET state = 'canceled', finished_at = now()
-			WHERE id = $1 AND state IN ('queued', 'running')
+			WHERE id = $1 AND state IN `+liveStates+`
 			RETURNING id
 		), d AS (
 			UPDATE jobs SET dup_of = NULL WHERE dup_of IN (SELECT id FROM j)
@@ -390,8 +382,8 @@ func (s *Store) CancelJob(ctx context.Context, id int64) (string, error) {
 }
 
 // JobState returns the state of a job.
-func (s *Store) JobState(ctx context.Context, id int64) (string, error) {
-	var state string
+func (s *Store) JobState(ctx context.Context, id int64) (wire.JobState, error) {
+	var state wire.JobState
 	err := s.pool.QueryRow(ctx, `SELECT state FROM jobs WHERE id = $1`, id).Scan(&state)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("job %d: %w", id, ErrNotFound)

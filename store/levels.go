@@ -11,15 +11,15 @@ import (
 
 // Level is a parsed level as stored: its canonical JSON and the SHA-256 of it.
 type Level struct {
-	Hash string          `json:"hash"`
-	Kind string          `json:"kind"`
-	Body json.RawMessage `json:"level"`
+	Hash string
+	Kind string
+	Body json.RawMessage
 }
 
 // LevelResult is a stored level and its newest definitive result, if any.
 type LevelResult struct {
 	Level
-	Result *Result `json:"result"`
+	Result *Result
 }
 
 // GetLevel returns the level with the given hash and its newest definitive
@@ -32,7 +32,7 @@ func (s *Store) GetLevel(ctx context.Context, hash string) (LevelResult, error) 
 		FROM levels l
 		LEFT JOIN LATERAL (
 			SELECT * FROM results
-			WHERE level_hash = l.hash AND verdict IN ('solved', 'unsolvable')
+			WHERE level_hash = l.hash AND verdict IN `+definitiveVerdicts+`
 			ORDER BY created_at DESC, job_id DESC LIMIT 1
 		) r ON true
 		WHERE l.hash = $1`, hash).

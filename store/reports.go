@@ -10,58 +10,58 @@ import (
 // Figures summarise a set of jobs (one batch, or a time window) overall
 // and per kind.
 type Figures struct {
-	Jobs     int              `json:"jobs"`
-	States   map[string]int   `json:"states"`
-	Verdicts map[string]int   `json:"verdicts"`
-	Cached   int              `json:"cached"`
-	SolveMS  Percentiles      `json:"solve_ms"` // of jobs that were solved, not cached
-	Nodes    Percentiles      `json:"nodes"`
-	Kinds    map[string]*Kind `json:"kinds,omitempty"`
+	Jobs     int
+	States   map[string]int
+	Verdicts map[string]int
+	Cached   int
+	SolveMS  Percentiles // of jobs that were solved, not cached
+	Nodes    Percentiles
+	Kinds    map[string]*KindFigures
 }
 
-// Kind is the figures of one kind.
-type Kind struct {
-	Jobs     int            `json:"jobs"`
-	States   map[string]int `json:"states"`
-	Verdicts map[string]int `json:"verdicts"`
-	Cached   int            `json:"cached"`
-	SolveMS  Percentiles    `json:"solve_ms"`
-	Nodes    Percentiles    `json:"nodes"`
+// KindFigures are the figures of one kind.
+type KindFigures struct {
+	Jobs     int
+	States   map[string]int
+	Verdicts map[string]int
+	Cached   int
+	SolveMS  Percentiles
+	Nodes    Percentiles
 }
 
 // Percentiles of a distribution; P99 is left out for nodes.
 type Percentiles struct {
-	P50 float64 `json:"p50"`
-	P95 float64 `json:"p95"`
-	P99 float64 `json:"p99,omitempty"`
+	P50 float64
+	P95 float64
+	P99 float64
 }
 
 // ReportLevel is one level singled out by a report.
 type ReportLevel struct {
-	Seq       *int32          `json:"seq,omitempty"`
-	JobID     int64           `json:"job_id"`
-	LevelHash string          `json:"level_hash"`
-	Kind      string          `json:"kind"`
-	Proof     string          `json:"proof,omitempty"`
-	Value     *int64          `json:"value,omitempty"`
-	Details   json.RawMessage `json:"details,omitempty"`
-	Plan      json.RawMessage `json:"best_partial_plan,omitempty"`
-	Error     string          `json:"error,omitempty"`
-	ElapsedMS float64         `json:"elapsed_ms"`
-	Nodes     float64         `json:"nodes"`
+	Seq       *int32
+	JobID     int64
+	LevelHash string
+	Kind      string
+	Proof     string
+	Value     *int64
+	Details   json.RawMessage
+	Plan      json.RawMessage
+	Error     string
+	ElapsedMS float64
+	Nodes     float64
 }
 
-// Report is GET /v1/batches/{id}/report.
+// Report summarises one batch: its figures and the levels worth a look.
 type Report struct {
-	BatchID int64 `json:"batch_id"`
+	BatchID int64
 	Figures
-	Unsolvable []ReportLevel `json:"unsolvable"`
-	Unknown    []ReportLevel `json:"unknown"`
-	Failed     []ReportLevel `json:"failed"`
-	Slowest    []ReportLevel `json:"slowest"`
+	Unsolvable []ReportLevel
+	Unknown    []ReportLevel
+	Failed     []ReportLevel
+	Slowest    []ReportLevel
 	// ListLimit caps each list; Truncated says a list was cut.
-	ListLimit int  `json:"list_limit"`
-	Truncated bool `json:"truncated"`
+	ListLimit int
+	Truncated bool
 }
 
 // reportListLimit caps the unsolvable, unknown and failed lists.
@@ -104,10 +104,10 @@ func (s *Store) BatchReport(ctx context.Context, id int64) (Report, error) {
 	return rep, nil
 }
 
-// Stats is GET /v1/stats: figures of the jobs created in [Since, Until).
+// Stats are the figures of the jobs created in [Since, Until).
 type Stats struct {
-	Since time.Time `json:"since"`
-	Until time.Time `json:"until"`
+	Since time.Time
+	Until time.Time
 	Figures
 }
 
@@ -123,7 +123,7 @@ func (s *Store) Stats(ctx context.Context, since, until time.Time) (Stats, error
 // figures computes Figures over the jobs matching where (a fixed SQL
 // condition on jobs j, with args).
 func (s *Store) figures(ctx context.Context, where string, args ...any) (Figures, error) {
-	f := Figures{States: map[string]int{}, Verdicts: map[string]int{}, Kinds: map[string]*Kind{}}
+	f := Figures{States: map[string]int{}, Verdicts: map[string]int{}, Kinds: map[string]*KindFigures{}}
 	rows, err := s.pool.Query(ctx, `
 		SELECT j.kind, j.state::text, coalesce(r.verdict, ''), j.cached, count(*)
 		FROM jobs j LEFT JOIN results r ON r.job_id = j.id
@@ -141,7 +141,7 @@ func (s *Store) figures(ctx context.Context, where string, args ...any) (Figures
 		}
 		k := f.Kinds[kind]
 		if k == nil {
-			k = &Kind{States: map[string]int{}, Verdicts: map[string]int{}}
+			k = &KindFigures{States: map[string]int{}, Verdicts: map[string]int{}}
 			f.Kinds[kind] = k
 		}
 		f.Jobs += n

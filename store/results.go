@@ -11,8 +11,8 @@ import (
 // Result is a stored solver result.
 type Result struct {
 	solver.Result
-	SolverVersion string    `json:"solver_version"`
-	CreatedAt     time.Time `json:"created_at"`
+	SolverVersion string
+	CreatedAt     time.Time
 }
 
 // resultColumns lists the result columns of table alias a in the order

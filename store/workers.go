@@ -1,6 +1,8 @@
 package store
 
 import (
+	"github.com/puzzled/puzzled/api/wire"
+
 	"context"
 	"errors"
 	"fmt"
@@ -59,7 +61,7 @@ func (s *Store) RemoveWorker(ctx context.Context, id string) error {
 func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration) ([]int64, error) {
 	rows, err := s.pool.Query(ctx, `
 		UPDATE jobs SET worker_id = NULL, solo = true, enqueued_at = NULL, recoveries = recoveries + 1
-		WHERE worker_id IS NOT NULL AND state IN ('queued', 'running')
+		WHERE worker_id IS NOT NULL AND state IN `+liveStates+`
 			AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = jobs.worker_id AND w.heartbeat_at > now() - $2::interval)
 			AND EXISTS (SELECT 1 FROM workers me WHERE me.id = $1
 				AND me.heartbeat_at > now() - $2::interval AND me.beating_since < now() - $2::interval)
@@ -75,7 +77,7 @@ func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration)
 }
 
 // JobHolder returns a job's state and the worker holding it ("" if none).
-func (s *Store) JobHolder(ctx context.Context, id int64) (state, owner string, err error) {
+func (s *Store) JobHolder(ctx context.Context, id int64) (state wire.JobState, owner string, err error) {
 	var o *string
 	err = s.pool.QueryRow(ctx, `SELECT state, worker_id FROM jobs WHERE id = $1`, id).Scan(&state, &o)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -92,7 +94,7 @@ func (s *Store) JobHolder(ctx context.Context, id int64) (state, owner string, e
 func (s *Store) ReleaseStrays(ctx context.Context, me string, keep []int64) ([]int64, error) {
 	rows, err := s.pool.Query(ctx, `
 		UPDATE jobs SET worker_id = NULL
-		WHERE worker_id = $1 AND state IN ('queued', 'running') AND id <> ALL ($2)
+		WHERE worker_id = $1 AND state IN `+liveStates+` AND id <> ALL ($2)
 		RETURNING id`, me, keep)
 	if err != nil {
 		return nil, fmt.Errorf("store: release strays: %w", err)

@@ -14,10 +14,10 @@ import (
 	"github.com/chromedp/chromedp/kb"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
-	"github.com/puzzled/puzzled/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
@@ -42,7 +42,7 @@ func TestWorkbench(t *testing.T) {
 
 	batchID := submitBatch(t, b)
 	jobs := map[string]int64{}
-	err := c.BatchResults(t.Context(), batchID, func(r store.BatchResult) error {
+	err := c.BatchResults(t.Context(), batchID, func(r wire.BatchResult) error {
 		if r.Result != nil && r.Result.Verdict == solver.Solved {
 			jobs[r.Kind] = r.JobID
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/queue"
@@ -150,7 +151,7 @@ func (e *env) batch(t *testing.T, ms []int64, panicAt int) int64 {
 // jobRow is what the tests check of each job of a batch.
 type jobRow struct {
 	Seq      int32
-	State    string
+	State    wire.JobState
 	Attempts int32
 	Solo     bool
 	Verdict  *string
@@ -196,7 +197,7 @@ func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jo
 func checkAllDoneOnce(t *testing.T, rows []jobRow, attempts int32) {
 	t.Helper()
 	for _, r := range rows {
-		if r.State != store.StateDone || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
+		if r.State != wire.Done || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
 			!r.Started || r.Attempts != attempts {
 			t.Errorf("job seq %d: %+v; want done, solved, one result, started, %d attempt(s)", r.Seq, r, attempts)
 		}
@@ -243,9 +244,9 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 		rows := e.jobs(t, id)
 		restDone := true
 		for _, r := range rows[slow+1:] {
-			restDone = restDone && r.State == store.StateDone
+			restDone = restDone && r.State == wire.Done
 		}
-		if restDone && (rows[slow].State != store.StateRunning || rows[slow].Attempts != 1) {
+		if restDone && (rows[slow].State != wire.Running || rows[slow].Attempts != 1) {
 			t.Fatalf("rest of the bundle done while the slow job is %+v; want running, attempt 1", rows[slow])
 		}
 		return restDone
@@ -310,18 +311,18 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 	id := e.batch(t, ms, -1)
 	stop := e.startWorker(t, 1)
 	testwait.WaitFor(t, 20*time.Second, "the slow job to run", func() bool {
-		return e.jobs(t, id)[1].State == store.StateRunning
+		return e.jobs(t, id)[1].State == wire.Running
 	})
 	stop()
 	rows := e.jobs(t, id)
-	if rows[0].State != store.StateDone {
+	if rows[0].State != wire.Done {
 		t.Errorf("job done before the shutdown not stored: %+v", rows[0])
 	}
-	if r := rows[1]; r.State != store.StateQueued || r.Attempts != 0 || !r.Solo {
+	if r := rows[1]; r.State != wire.Queued || r.Attempts != 0 || !r.Solo {
 		t.Errorf("interrupted job %+v; want queued, solo, the attempt not counted", r)
 	}
 	for _, r := range rows[2:] {
-		if r.State != store.StateQueued || !r.Solo {
+		if r.State != wire.Queued || !r.Solo {
 			t.Errorf("job not reached %+v; want queued, solo", r)
 		}
 	}

@@ -3,8 +3,6 @@ package worker
 import (
 	"context"
 	"time"
-
-	"github.com/puzzled/puzzled/store"
 )
 
 // watch is the one goroutine that looks after a running search: it cancels
@@ -37,7 +35,7 @@ func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id i
 			state, owner, err := w.cfg.Store.JobHolder(ctx, id)
 			switch {
 			case err != nil:
-			case state != store.StateRunning && state != store.StateQueued:
+			case !state.Live():
 				cancel(errCanceled)
 				return slow
 			case owner != w.owner.ID:

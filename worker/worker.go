@@ -17,6 +17,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -242,10 +243,10 @@ func (w *Worker) logNotStarted(ctx context.Context, log *slog.Logger, id int64) 
 	switch {
 	case err != nil:
 		log.Debug("task for a missing job dropped", slog.Any("error", err))
-	case state == store.StateQueued || state == store.StateRunning:
+	case state.Live():
 		log.Info("task dropped: the job is held by another live worker", slog.String("holder", owner))
 	default:
-		log.Debug("task for a finished or canceled job dropped", slog.String("state", state))
+		log.Debug("task for a finished or canceled job dropped", slog.String("state", string(state)))
 	}
 }
 
@@ -365,5 +366,5 @@ func (w *Worker) canceled(id int64) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	state, err := w.cfg.Store.JobState(ctx, id)
-	return err == nil && state == store.StateCanceled
+	return err == nil && state == wire.Canceled
 }

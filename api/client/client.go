@@ -15,8 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/store"
 )
 
 // Client talks to one puzzled server.
@@ -107,29 +107,23 @@ func (c *Client) send(ctx context.Context, method, path string, body io.Reader, 
 }
 
 // CreateJob submits one level.
-func (c *Client) CreateJob(ctx context.Context, level json.RawMessage, opts JobOptions) (store.Job, error) {
+func (c *Client) CreateJob(ctx context.Context, level json.RawMessage, opts JobOptions) (wire.Job, error) {
 	body, _ := json.Marshal(struct {
 		Level json.RawMessage `json:"level"`
 		JobOptions
 	}{level, opts})
-	var j store.Job
+	var j wire.Job
 	return j, c.do(ctx, http.MethodPost, "/v1/jobs", bytes.NewReader(body), "application/json", &j)
 }
 
 // GetJob returns a job's state, progress and result (without the plan).
-func (c *Client) GetJob(ctx context.Context, id int64) (store.Job, error) {
-	var j store.Job
+func (c *Client) GetJob(ctx context.Context, id int64) (wire.Job, error) {
+	var j wire.Job
 	return j, c.do(ctx, http.MethodGet, "/v1/jobs/"+strconv.FormatInt(id, 10), nil, "", &j)
 }
 
 // Solution is a job's result with its plan.
-type Solution struct {
-	JobID     int64  `json:"job_id"`
-	LevelHash string `json:"level_hash"`
-	Kind      string `json:"kind"`
-	Cached    bool   `json:"cached"`
-	store.Result
-}
+type Solution = wire.Solution
 
 // GetSolution returns a finished job's result with the plan.
 func (c *Client) GetSolution(ctx context.Context, id int64) (Solution, error) {
@@ -138,10 +132,8 @@ func (c *Client) GetSolution(ctx context.Context, id int64) (Solution, error) {
 }
 
 // CancelJob cancels a job and returns its state.
-func (c *Client) CancelJob(ctx context.Context, id int64) (string, error) {
-	var out struct {
-		State string `json:"state"`
-	}
+func (c *Client) CancelJob(ctx context.Context, id int64) (wire.JobState, error) {
+	var out wire.JobCancel
 	return out.State, c.do(ctx, http.MethodPost, "/v1/jobs/"+strconv.FormatInt(id, 10)+"/cancel", nil, "", &out)
 }
 
@@ -173,13 +165,13 @@ func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts
 }
 
 // GetBatch returns a batch's progress.
-func (c *Client) GetBatch(ctx context.Context, id int64) (store.Batch, error) {
-	var b store.Batch
+func (c *Client) GetBatch(ctx context.Context, id int64) (wire.Batch, error) {
+	var b wire.Batch
 	return b, c.do(ctx, http.MethodGet, "/v1/batches/"+strconv.FormatInt(id, 10), nil, "", &b)
 }
 
 // BatchResults streams a batch's results in submission order.
-func (c *Client) BatchResults(ctx context.Context, id int64, fn func(store.BatchResult) error) error {
+func (c *Client) BatchResults(ctx context.Context, id int64, fn func(wire.BatchResult) error) error {
 	resp, err := c.send(ctx, http.MethodGet, "/v1/batches/"+strconv.FormatInt(id, 10)+"/results", nil, "")
 	if err != nil {
 		return err
@@ -188,7 +180,7 @@ func (c *Client) BatchResults(ctx context.Context, id int64, fn func(store.Batch
 	sc := bufio.NewScanner(resp.Body)
 	sc.Buffer(nil, 256<<20)
 	for sc.Scan() {
-		var r store.BatchResult
+		var r wire.BatchResult
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			return fmt.Errorf("client: batch results: %w", err)
 		}
@@ -204,14 +196,12 @@ func (c *Client) BatchResults(ctx context.Context, id int64, fn func(store.Batch
 
 // CancelBatch cancels every unfinished job of a batch.
 func (c *Client) CancelBatch(ctx context.Context, id int64) (int, error) {
-	var out struct {
-		Canceled int `json:"canceled"`
-	}
+	var out wire.BatchCancel
 	return out.Canceled, c.do(ctx, http.MethodPost, "/v1/batches/"+strconv.FormatInt(id, 10)+"/cancel", nil, "", &out)
 }
 
 // GetLevel returns a stored level and its newest definitive result.
-func (c *Client) GetLevel(ctx context.Context, hash string) (store.LevelResult, error) {
-	var l store.LevelResult
+func (c *Client) GetLevel(ctx context.Context, hash string) (wire.Level, error) {
+	var l wire.Level
 	return l, c.do(ctx, http.MethodGet, "/v1/levels/"+url.PathEscape(hash), nil, "", &l)
 }

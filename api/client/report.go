@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"net/http"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 // GetReport returns a batch's report: counts by verdict and kind, the
 // unsolvable levels with their proofs, unknown ones with their best
 // partial result, failures, percentiles and the slowest levels.
-func (c *Client) GetReport(ctx context.Context, id int64) (store.Report, error) {
-	var r store.Report
+func (c *Client) GetReport(ctx context.Context, id int64) (wire.Report, error) {
+	var r wire.Report
 	return r, c.do(ctx, http.MethodGet, fmt.Sprintf("/v1/batches/%d/report", id), nil, "", &r)
 }

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/solver/kinds"
-	"github.com/puzzled/puzzled/store"
 )
 
 // levelHash is the server's key of a level: SHA-256 of its canonical JSON.
@@ -85,7 +85,7 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("results ndjson, status, get", func(t *testing.T) {
 		code, stdout, _ := runCLI(t, "", "--server", url, "results", id)
-		results := decodeLines[store.BatchResult](t, strings.NewReader(stdout))
+		results := decodeLines[wire.BatchResult](t, strings.NewReader(stdout))
 		if code != exitOK || len(results) != 500 || results[499].Seq != 499 || results[0].Result == nil {
 			t.Fatalf("exit %d, %d results", code, len(results))
 		}
@@ -95,12 +95,12 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("status: exit %d, %v, %s", code, err, stdout)
 		}
 		code, stdout, _ = runCLI(t, "", "--server", url, "status", "--job", strconv.FormatInt(results[3].JobID, 10))
-		var j store.Job
+		var j wire.Job
 		if err := json.Unmarshal([]byte(stdout), &j); code != exitOK || err != nil || j.State != "done" || *j.Seq != 3 {
 			t.Fatalf("status --job: exit %d, %v, %s", code, err, stdout)
 		}
 		code, stdout, _ = runCLI(t, "", "--server", url, "get", results[0].LevelHash)
-		var lr store.LevelResult
+		var lr wire.Level
 		if err := json.Unmarshal([]byte(stdout), &lr); code != exitOK || err != nil || lr.Kind != "twoends" ||
 			lr.Result == nil || *lr.Result.Value != e2e.TwoendsDP(values[0]) {
 			t.Fatalf("get: exit %d, %v, %s", code, err, stdout)

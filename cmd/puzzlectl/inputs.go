@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/puzzled/puzzled/solver/sheep"
 )
 
 // level is one level read from the inputs.
@@ -217,7 +219,7 @@ func position(data []byte, offset int64) (line, col int) {
 }
 
 // withKind adds "kind":"sheep" to a community sheep level file: a JSON
-// object without "kind" but with "levelData" (DESIGN.md §2.2). Other
+// object without "kind" but with "levelData" (docs/formats.md). Other
 // levels are returned as they are.
 func withKind(data []byte) []byte {
 	if len(data) == 0 || data[0] != '{' {
@@ -233,6 +235,6 @@ func withKind(data []byte) []byte {
 		return data
 	}
 	out := make([]byte, 0, len(data)+16)
-	out = append(out, `{"kind":"sheep",`...)
+	out = fmt.Appendf(out, `{"kind":%q,`, sheep.Name)
 	return append(out, data[1:]...)
 }

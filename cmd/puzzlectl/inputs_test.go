@@ -154,7 +154,7 @@ func TestCollectStdinOneLevelOrNDJSON(t *testing.T) {
 	}
 }
 
-// communityLevel is a small file in the community format (DESIGN.md §2.2).
+// communityLevel is a small file in the community format (docs/formats.md).
 const communityLevel = `{
   "widthNum": 8, "heightNum": 10, "levelKey": 90029, "blockTypeData": {"1": 1},
   "levelData": {

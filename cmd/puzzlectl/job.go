@@ -8,9 +8,9 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
-	"github.com/puzzled/puzzled/store"
 )
 
 // Polling of GET /v1/jobs/{id}: fast at first, then once a second.
@@ -65,7 +65,7 @@ func runJob(ctx context.Context, e *env, args []string) int {
 }
 
 // pollJob waits until the job is final, with a spinner on a terminal.
-func pollJob(ctx context.Context, e *env, c *client.Client, j store.Job) (store.Job, error) {
+func pollJob(ctx context.Context, e *env, c *client.Client, j wire.Job) (wire.Job, error) {
 	var spin *progressbar.ProgressBar
 	if isTerminal(e.stderr) {
 		spin = progressbar.NewOptions(-1, progressbar.OptionSetWriter(e.stderr),
@@ -73,7 +73,7 @@ func pollJob(ctx context.Context, e *env, c *client.Client, j store.Job) (store.
 		defer func() { _ = spin.Exit(); fmt.Fprintln(e.stderr) }()
 	}
 	every := jobPollFirst
-	for !isFinal(j.State) {
+	for !j.State.Final() {
 		select {
 		case <-ctx.Done():
 			return j, ctx.Err()
@@ -89,7 +89,7 @@ func pollJob(ctx context.Context, e *env, c *client.Client, j store.Job) (store.
 		}
 		j = next
 		if spin != nil {
-			desc := j.State
+			desc := string(j.State)
 			if j.Progress != nil {
 				desc += fmt.Sprintf(", %d nodes", j.Progress.Nodes)
 			}
@@ -98,10 +98,6 @@ func pollJob(ctx context.Context, e *env, c *client.Client, j store.Job) (store.
 		}
 	}
 	return j, nil
-}
-
-func isFinal(state string) bool {
-	return state == "done" || state == "failed" || state == "canceled"
 }
 
 // cancelJob cancels a job after Ctrl-C.
@@ -118,9 +114,9 @@ func cancelJob(e *env, c *client.Client, id int64) int {
 }
 
 // finishJob fetches, verifies and prints the solution of a final job.
-func finishJob(ctx context.Context, e *env, c *client.Client, j store.Job, kind solver.Kind, lvl solver.Level, fail failOn) int {
-	if j.State != "done" {
-		msg := j.State
+func finishJob(ctx context.Context, e *env, c *client.Client, j wire.Job, kind solver.Kind, lvl solver.Level, fail failOn) int {
+	if j.State != wire.Done {
+		msg := string(j.State)
 		if j.Error != nil {
 			msg += ": " + *j.Error
 		}

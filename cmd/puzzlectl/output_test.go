@@ -7,20 +7,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/store"
 )
 
 // sampleResults are a solved, an unknown (no value), a failed and a queued
 // result, with a comma, a quote and a newline in the error text.
-func sampleResults() []store.BatchResult {
+func sampleResults() []wire.BatchResult {
 	failure := "solver: bad, \"very\" bad\nsecond line"
-	return []store.BatchResult{
+	return []wire.BatchResult{
 		{Seq: 0, JobID: 10, LevelHash: strings.Repeat("ab", 32), Kind: "twoends", State: "done", Cached: true,
-			Result: &store.Result{Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(-7), Optimal: true,
+			Result: &wire.Result{Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(-7), Optimal: true,
 				Proof: "exact", Stats: solver.Stats{Nodes: 42, ElapsedMS: 3}}}},
 		{Seq: 1, JobID: 11, LevelHash: strings.Repeat("cd", 32), Kind: "sheep", State: "done",
-			Result: &store.Result{Result: solver.Result{Verdict: solver.Unknown, Stats: solver.Stats{Nodes: 1000, ElapsedMS: 250}}}},
+			Result: &wire.Result{Result: solver.Result{Verdict: solver.Unknown, Stats: solver.Stats{Nodes: 1000, ElapsedMS: 250}}}},
 		{Seq: 2, JobID: 12, LevelHash: strings.Repeat("ef", 32), Kind: "zuma", State: "failed", Error: &failure},
 		{Seq: 3, JobID: 13, LevelHash: "0123", Kind: "columns", State: "queued"},
 	}
@@ -113,7 +113,7 @@ func TestSummaryTable(t *testing.T) {
 	e.jsonOK, e.json = true, false
 	created := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	finishedAt := created.Add(2500 * time.Millisecond)
-	b := store.Batch{ID: 7, Total: 5, Priority: "bulk", Cached: 1, Done: 1, CreatedAt: created, FinishedAt: &finishedAt,
+	b := wire.Batch{ID: 7, Total: 5, Priority: "bulk", Cached: 1, Done: 1, CreatedAt: created, FinishedAt: &finishedAt,
 		States:   map[string]int{"done": 4, "failed": 1},
 		Verdicts: map[string]int{"solved": 3, "unknown": 1},
 		Kinds:    map[string]int{"twoends": 5}}

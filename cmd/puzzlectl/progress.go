@@ -11,7 +11,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 // rateWindow is how far back the rate of finished levels is measured.
@@ -40,7 +40,7 @@ func newProgress(w io.Writer, id int64) *progress {
 }
 
 // update shows b as polled at time now.
-func (p *progress) update(b store.Batch, now time.Time) {
+func (p *progress) update(b wire.Batch, now time.Time) {
 	done := finished(b)
 	p.addSample(now, done)
 	rate, eta := p.rate(b.Total - done)
@@ -148,7 +148,7 @@ func (p *progress) rate(remaining int) (float64, time.Duration) {
 }
 
 // describeProgress is the text after the bar: rate, ETA and counts.
-func describeProgress(b store.Batch, rate float64, eta time.Duration) string {
+func describeProgress(b wire.Batch, rate float64, eta time.Duration) string {
 	var parts []string
 	parts = append(parts, fmt.Sprintf("%.0f/s", rate))
 	switch {
@@ -164,7 +164,7 @@ func describeProgress(b store.Batch, rate float64, eta time.Duration) string {
 
 // countsText lists verdict counts, then failed and canceled, then what is
 // still queued or running: "solved 1200 unknown 3 failed 1 running 2".
-func countsText(b store.Batch) string {
+func countsText(b wire.Batch) string {
 	var parts []string
 	for _, kv := range sortedCounts(b.Verdicts) {
 		parts = append(parts, fmt.Sprintf("%s %d", kv.key, kv.n))
@@ -181,7 +181,7 @@ func countsText(b store.Batch) string {
 }
 
 // finished counts the jobs of b in a final state.
-func finished(b store.Batch) int {
+func finished(b wire.Batch) int {
 	return b.States["done"] + b.States["failed"] + b.States["canceled"]
 }
 

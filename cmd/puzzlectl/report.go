@@ -6,7 +6,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 func runReport(ctx context.Context, e *env, args []string) int {
@@ -30,7 +30,7 @@ func runReport(ctx context.Context, e *env, args []string) int {
 	return exitOK
 }
 
-func writeReport(e *env, rep store.Report) error {
+func writeReport(e *env, rep wire.Report) error {
 	t := newTable(e.stdout)
 	t.row("batch", fmt.Sprint(rep.BatchID))
 	t.row("jobs", fmt.Sprintf("%d (%d cached)", rep.Jobs, rep.Cached))
@@ -53,13 +53,13 @@ func writeReport(e *env, rep store.Report) error {
 	}
 	for _, l := range []struct {
 		title  string
-		levels []store.ReportLevel
-		cell   func(store.ReportLevel) string
+		levels []wire.ReportLevel
+		cell   func(wire.ReportLevel) string
 	}{
-		{"UNSOLVABLE", rep.Unsolvable, func(l store.ReportLevel) string { return l.Proof }},
-		{"UNKNOWN (best partial value)", rep.Unknown, func(l store.ReportLevel) string { return int64Cell(l.Value) }},
-		{"FAILED", rep.Failed, func(l store.ReportLevel) string { return l.Error }},
-		{"SLOWEST (ms)", rep.Slowest, func(l store.ReportLevel) string { return fmt.Sprintf("%.0f", l.ElapsedMS) }},
+		{"UNSOLVABLE", rep.Unsolvable, func(l wire.ReportLevel) string { return l.Proof }},
+		{"UNKNOWN (best partial value)", rep.Unknown, func(l wire.ReportLevel) string { return int64Cell(l.Value) }},
+		{"FAILED", rep.Failed, func(l wire.ReportLevel) string { return l.Error }},
+		{"SLOWEST (ms)", rep.Slowest, func(l wire.ReportLevel) string { return fmt.Sprintf("%.0f", l.ElapsedMS) }},
 	} {
 		if len(l.levels) == 0 {
 			continue

@@ -14,9 +14,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver/columns"
 	"github.com/puzzled/puzzled/solver/sheep"
-	"github.com/puzzled/puzzled/store"
 )
 
 // mixedLevels writes 500 levels of every kind into a folder: twoends,
@@ -88,7 +88,7 @@ func TestMixedFolderReportMatchesDatabase(t *testing.T) {
 	id := strconv.FormatInt(sum.ID, 10)
 
 	code, stdout, stderr = runCLI(t, "", "--server", url, "report", id)
-	var rep store.Report
+	var rep wire.Report
 	if err := json.Unmarshal([]byte(stdout), &rep); code != exitOK || err != nil {
 		t.Fatalf("report: exit %d %v\n%s", code, err, stderr)
 	}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 // csvHeader are the columns of `results --format csv`.
@@ -44,7 +44,7 @@ func runResults(ctx context.Context, e *env, args []string) int {
 
 // resultWriter writes batch results in one format.
 type resultWriter interface {
-	write(store.BatchResult) error
+	write(wire.BatchResult) error
 	flush() error
 }
 
@@ -67,11 +67,11 @@ func newResultWriter(format string, w io.Writer) (resultWriter, error) {
 
 type ndjsonResults struct{ *jsonLines }
 
-func (r ndjsonResults) write(br store.BatchResult) error { return r.jsonLines.write(br) }
+func (r ndjsonResults) write(br wire.BatchResult) error { return r.jsonLines.write(br) }
 
 type csvResults struct{ w *csv.Writer }
 
-func (r csvResults) write(br store.BatchResult) error {
+func (r csvResults) write(br wire.BatchResult) error {
 	if err := r.w.Write(resultCells(br, false)); err != nil {
 		return fmt.Errorf("writing output: %w", err)
 	}
@@ -88,7 +88,7 @@ func (r csvResults) flush() error {
 
 type tableResults struct{ t *table }
 
-func (r tableResults) write(br store.BatchResult) error {
+func (r tableResults) write(br wire.BatchResult) error {
 	r.t.row(resultCells(br, true)...)
 	return nil
 }
@@ -97,12 +97,12 @@ func (r tableResults) flush() error { return r.t.flush() }
 
 // resultCells are the csvHeader columns of one result; short cuts the
 // level hash to 12 characters for tables.
-func resultCells(br store.BatchResult, short bool) []string {
+func resultCells(br wire.BatchResult, short bool) []string {
 	hash := br.LevelHash
 	if short && len(hash) > 12 {
 		hash = hash[:12]
 	}
-	cells := []string{strconv.Itoa(int(br.Seq)), hash, br.Kind, br.State, "", "", "", "",
+	cells := []string{strconv.Itoa(int(br.Seq)), hash, br.Kind, string(br.State), "", "", "", "",
 		strconv.FormatBool(br.Cached), "", "", ""}
 	if r := br.Result; r != nil {
 		cells[4] = string(r.Verdict)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 func runStatus(ctx context.Context, e *env, args []string) int {
@@ -37,7 +37,7 @@ func runStatus(ctx context.Context, e *env, args []string) int {
 }
 
 // printJob prints a job's state and result summary.
-func printJob(e *env, j store.Job) error {
+func printJob(e *env, j wire.Job) error {
 	if e.machine() {
 		return writeJSONLine(e.stdout, j)
 	}
@@ -48,7 +48,7 @@ func printJob(e *env, j store.Job) error {
 	}
 	t.row("level", j.LevelHash)
 	t.row("kind", j.Kind)
-	t.row("state", j.State)
+	t.row("state", string(j.State))
 	t.row("priority", j.Priority)
 	t.row("attempts", fmt.Sprintf("%d/%d", j.Attempts, j.MaxAttempts))
 	t.row("cached", fmt.Sprint(j.Cached))

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 // batchSummary is the machine form of a batch summary.
 type batchSummary struct {
-	store.Batch
+	wire.Batch
 	ElapsedMS int64 `json:"elapsed_ms"`
 	WaitedMS  int64 `json:"waited_ms,omitempty"`
 }
@@ -17,7 +17,7 @@ type batchSummary struct {
 // printSummary prints a finished (or current) batch: states, verdicts,
 // kinds and the elapsed time. waited is how long the caller watched; it is
 // used when the server has no finish time yet.
-func printSummary(e *env, b store.Batch, waited time.Duration) error {
+func printSummary(e *env, b wire.Batch, waited time.Duration) error {
 	elapsed := batchElapsed(b, waited)
 	if e.machine() {
 		return writeJSONLine(e.stdout, batchSummary{Batch: b, ElapsedMS: elapsed.Milliseconds(), WaitedMS: waited.Milliseconds()})
@@ -57,7 +57,7 @@ func section(t *table, name string, m map[string]int) {
 // batchElapsed is the server's time from the batch's creation to its last
 // finished job, or waited (else the time since creation) while the batch
 // is not finished.
-func batchElapsed(b store.Batch, waited time.Duration) time.Duration {
+func batchElapsed(b wire.Batch, waited time.Duration) time.Duration {
 	if b.FinishedAt != nil {
 		return b.FinishedAt.Sub(b.CreatedAt)
 	}

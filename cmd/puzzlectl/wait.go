@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 // Polling of GET /v1/batches/{id}.
@@ -54,7 +54,7 @@ func waitBatch(ctx context.Context, e *env, c *client.Client, id int64, fail fai
 // pollUntilDone polls until the batch is finished. Server and network
 // errors are retried up to maxPollFailure times in a row; answers that
 // retrying cannot change (404, 401, ...) end the wait at once.
-func pollUntilDone(ctx context.Context, c *client.Client, id int64, p *progress) (store.Batch, error) {
+func pollUntilDone(ctx context.Context, c *client.Client, id int64, p *progress) (wire.Batch, error) {
 	failures := 0
 	for {
 		b, err := getBatch(ctx, c, id)
@@ -83,7 +83,7 @@ func pollUntilDone(ctx context.Context, c *client.Client, id int64, p *progress)
 	}
 }
 
-func getBatch(ctx context.Context, c *client.Client, id int64) (store.Batch, error) {
+func getBatch(ctx context.Context, c *client.Client, id int64) (wire.Batch, error) {
 	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
 	return c.GetBatch(ctx, id)
@@ -97,7 +97,7 @@ func isPermanent(err error) bool {
 
 // judge returns exitBatchFailed when a job failed or a verdict named by
 // --fail-on occurred, saying why on stderr.
-func judge(e *env, b store.Batch, fail failOn) int {
+func judge(e *env, b wire.Batch, fail failOn) int {
 	code := exitOK
 	if n := b.States["failed"]; n > 0 {
 		fmt.Fprintf(e.stderr, "puzzlectl: batch %d: %d jobs failed\n", b.ID, n)

@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/api/wire"
 )
 
 // fakeBatches serves GET /v1/batches/5 from a list of answers, one per
 // poll (the last one repeats); a nil answer is a 503.
-func fakeBatches(t *testing.T, answers ...*store.Batch) (*httptest.Server, *atomic.Int32) {
+func fakeBatches(t *testing.T, answers ...*wire.Batch) (*httptest.Server, *atomic.Int32) {
 	t.Helper()
 	var polls atomic.Int32
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -36,8 +36,8 @@ func fakeBatches(t *testing.T, answers ...*store.Batch) (*httptest.Server, *atom
 	return srv, &polls
 }
 
-func batchOf(states, verdicts map[string]int) *store.Batch {
-	b := &store.Batch{ID: 5, Total: 10, States: states, Verdicts: verdicts, Kinds: map[string]int{"twoends": 10},
+func batchOf(states, verdicts map[string]int) *wire.Batch {
+	b := &wire.Batch{ID: 5, Total: 10, States: states, Verdicts: verdicts, Kinds: map[string]int{"twoends": 10},
 		CreatedAt: time.Now().Add(-time.Minute)}
 	b.Done = float64(finished(*b)) / 10
 	if b.Done == 1 {

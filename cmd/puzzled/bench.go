@@ -23,7 +23,9 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -187,8 +189,8 @@ func enqueueParallel(ctx context.Context, n int, enqueue func(int) error) error 
 func twoendsLevels(n int, salt int64) []json.RawMessage {
 	levels := make([]json.RawMessage, n)
 	for i := range levels {
-		levels[i] = fmt.Appendf(nil, `{"kind":"twoends","values":[%d,%d,%d,%d,%d,%d,%d,%d]}`,
-			salt, i, i%7, i%13, 5, i%3, 9, i%11)
+		levels[i] = fmt.Appendf(nil, `{"kind":%q,"values":[%d,%d,%d,%d,%d,%d,%d,%d]}`,
+			twoends.Name, salt, i, i%7, i%13, 5, i%3, 9, i%11)
 	}
 	return levels
 }
@@ -219,7 +221,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 			return 0, err
 		}
 		if b.Done == 1 {
-			if b.States[store.StateDone] != n {
+			if b.States[string(wire.Done)] != n {
 				return 0, fmt.Errorf("bench: batch ended with states %v", b.States)
 			}
 			return float64(n) / time.Since(start).Seconds(), nil

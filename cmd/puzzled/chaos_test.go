@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/devstack"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
@@ -22,7 +23,6 @@ import (
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/sheep"
-	"github.com/puzzled/puzzled/store"
 )
 
 // Chaos tests (issue 7): real processes, and PostgreSQL and Redis servers
@@ -65,9 +65,9 @@ func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
 }
 
 // waitJob polls a job until cond holds.
-func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(store.Job) bool) store.Job {
+func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(wire.Job) bool) wire.Job {
 	t.Helper()
-	var j store.Job
+	var j wire.Job
 	testwait.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
 		var err error
 		j, err = c.GetJob(t.Context(), id)
@@ -76,18 +76,18 @@ func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, wh
 	return j
 }
 
-func checkpointed(n int32) func(store.Job) bool {
-	return func(j store.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
+func checkpointed(n int32) func(wire.Job) bool {
+	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
 }
 
-func finished(j store.Job) bool { return j.State != store.StateQueued && j.State != store.StateRunning }
+func finished(j wire.Job) bool { return j.State != wire.Queued && j.State != wire.Running }
 
 func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
 	const every = 250 * time.Millisecond
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
@@ -174,9 +174,9 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 }
 
 // waitDone polls a batch until its done fraction reaches frac.
-func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) store.Batch {
+func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) wire.Batch {
 	t.Helper()
-	var b store.Batch
+	var b wire.Batch
 	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be %.2f done", id, frac), func() bool {
 		var err error
 		b, err = c.GetBatch(t.Context(), id)
@@ -211,7 +211,7 @@ func checkOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) 
 func TestChaosRedisFlushMidBatch(t *testing.T) {
 	t.Parallel()
 	s, _, redis := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	id := twoendsBatch(t, c, 1000, 3000)
 	b := waitDone(t, c, id, 0.1, 2*time.Minute)
 	if b.Done == 1 {
@@ -226,7 +226,7 @@ func TestChaosRedisFlushMidBatch(t *testing.T) {
 func TestChaosPostgresRestartMidBatch(t *testing.T) {
 	t.Parallel()
 	s, pg, _ := ownStack(t, "PUZZLED_CONCURRENCY=2")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	id := twoendsBatch(t, c, 1000, 3000)
 	if b := waitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
 		t.Fatal("batch finished before the restart; make the jobs heavier")
@@ -252,7 +252,7 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=4")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -307,14 +307,14 @@ func flushAll(t *testing.T, addr string) {
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed", checkpointed(1))
 	asked := time.Now()
-	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != store.StateCanceled {
+	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != wire.Canceled {
 		t.Fatalf("cancel: %q, %v", state, err)
 	}
 	s.Work.WaitLog("job canceled while running", 10*time.Second)
@@ -330,7 +330,7 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	waitSolution(t, c, next.ID)
 	time.Sleep(3 * time.Second)
 	got, err := c.GetJob(t.Context(), job.ID)
-	if err != nil || got.State != store.StateCanceled || got.Result != nil || got.Attempts != 1 {
+	if err != nil || got.State != wire.Canceled || got.Result != nil || got.Attempts != 1 {
 		t.Fatalf("canceled job afterwards: %+v, %v", got, err)
 	}
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/puzzled/puzzled/solver/twoends"
+
 	"fmt"
 	"io"
 	"path/filepath"
@@ -29,7 +31,7 @@ func (b devBanner) print(w io.Writer) {
 		fmt.Fprintln(w, `API tokens are required: set TOKEN to one of PUZZLED_API_TOKENS or one made with "puzzled token create" (below).`)
 	}
 	fmt.Fprintf(w, "Open %s/ in a browser for the workbench, or try:\n", b.apiURL)
-	fmt.Fprintf(w, "  curl -s %s-H 'Content-Type: application/json' -X POST %s/v1/jobs -d '{\"kind\":\"twoends\",\"values\":[3,1,2]}'\n", auth, b.apiURL)
+	fmt.Fprintf(w, "  curl -s %s-H 'Content-Type: application/json' -X POST %s/v1/jobs -d '{\"kind\":%q,\"values\":[3,1,2]}'\n", auth, b.apiURL, twoends.Name)
 	fmt.Fprintf(w, "  curl -s %s%s/v1/jobs/1/solution\n", auth, b.apiURL)
 
 	pwFile := shellQuote(filepath.Join(b.dir, passwordFile))

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/solver/kinds"
-	"github.com/puzzled/puzzled/store"
 )
 
 // oneOfEachKind has a small level of every registered kind.
@@ -42,7 +42,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if names := kinds.Registry().Names(); len(names) != len(oneOfEachKind) {
 		t.Fatalf("registered kinds %v; add a level of each to oneOfEachKind", names)
 	}
-	jobs := map[string]store.Job{}
+	jobs := map[string]wire.Job{}
 	for kind, lvl := range oneOfEachKind {
 		j, err := c.CreateJob(t.Context(), json.RawMessage(lvl), client.JobOptions{})
 		if err != nil {
@@ -76,7 +76,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	dev, c = start()
 	for kind, j := range jobs {
 		got, err := c.GetJob(t.Context(), j.ID)
-		if err != nil || got.State != store.StateDone || got.Result == nil || got.LevelHash != j.LevelHash {
+		if err != nil || got.State != wire.Done || got.Result == nil || got.LevelHash != j.LevelHash {
 			t.Fatalf("%s after restart: %+v, %v", kind, got, err)
 		}
 		lr, err := c.GetLevel(t.Context(), j.LevelHash)

@@ -12,17 +12,17 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
-	"github.com/puzzled/puzzled/store"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
 
-func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) store.Batch {
+func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) wire.Batch {
 	t.Helper()
-	var b store.Batch
+	var b wire.Batch
 	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to finish", id), func() bool {
 		var err error
 		if b, err = c.GetBatch(t.Context(), id); err != nil {
@@ -36,7 +36,7 @@ func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) 
 func TestEndToEndBatchOfTwoends(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096")
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	ctx := t.Context()
 
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -72,13 +72,13 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 
 	seq, cached := 0, 0
 	hashes := map[string][]int64{}
-	err = c.BatchResults(ctx, id, func(r store.BatchResult) error {
+	err = c.BatchResults(ctx, id, func(r wire.BatchResult) error {
 		if int(r.Seq) != seq {
 			return fmt.Errorf("line %d has seq %d", seq, r.Seq)
 		}
 		v := values[seq]
 		res := r.Result
-		if r.State != store.StateDone || res == nil || res.Value == nil {
+		if r.State != wire.Done || res == nil || res.Value == nil {
 			return fmt.Errorf("seq %d: state %s result %+v", seq, r.State, res)
 		}
 		if want := e2e.TwoendsDP(v); *res.Value != want || !res.Optimal {
@@ -128,7 +128,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 		t.Fatalf("solution = %+v plan %s", sol, sol.Plan)
 	}
 	again, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
-	if err != nil || !again.Cached || again.State != store.StateDone {
+	if err != nil || !again.Cached || again.State != wire.Done {
 		t.Fatalf("resubmitted level: %+v, %v", again, err)
 	}
 	s.Work.Stop(20 * time.Second)
@@ -155,7 +155,7 @@ func TestEndToEndBadInput(t *testing.T) {
 	post := func(path, contentType, body string) (int, map[string]any) {
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)
-		resp, err := http.DefaultClient.Do(req)
+		resp, err := checkedHTTP(t).Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -204,9 +204,9 @@ func TestEndToEndBadInput(t *testing.T) {
 			t.Fatalf("first error %v", e)
 		}
 	})
-	c := client.New(s.URL)
+	c := checkedClient(t, s.URL)
 	for _, path := range []string{"/v1/jobs/999999", "/v1/jobs/abc", "/v1/batches/424242", "/v1/levels/" + strings.Repeat("ab", 32), "/v1/levels/xyz", "/v1/nothing"} {
-		resp, err := http.Get(s.URL + path)
+		resp, err := checkedHTTP(t).Get(s.URL + path)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,9 +10,9 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/store"
 )
 
 // Issue 13 item 4: a dead worker's jobs run again within seconds, ahead of
@@ -40,7 +40,7 @@ func workerID(t *testing.T, p *e2e.Proc) string {
 }
 
 type holding struct {
-	State    string
+	State    wire.JobState
 	Owner    *string
 	Attempts int32
 }
@@ -73,7 +73,7 @@ func TestChaosKilledWorkersJobRunsAgainElsewhereWithinSeconds(t *testing.T) {
 
 	victim, survivor := s.Work, other
 	h := holdingOf(t, conn, job.ID)
-	if h.Owner == nil || h.State != store.StateRunning {
+	if h.Owner == nil || h.State != wire.Running {
 		t.Fatalf("running job %+v has no owner", h)
 	}
 	if *h.Owner == workerID(t, other) {
@@ -173,7 +173,7 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 	waitDone(t, c, batch, 1, 3*time.Minute)
 	checkOneResultEach(t, s.DatabaseURL, batch, n)
 	done := waitJob(t, c, long.ID, 4*time.Minute, "finished", finished)
-	if done.Attempts != 1 || done.State != store.StateDone {
+	if done.Attempts != 1 || done.State != wire.Done {
 		t.Fatalf("the job running at the flush: %+v; want done in its one attempt", done)
 	}
 	var twice int

@@ -1,4 +1,4 @@
-// Package columns is the falling-jewel kind ("columns", DESIGN.md §2.3):
+// Package columns is the falling-jewel kind ("columns", docs/formats.md):
 // parsing and validation, a compact board simulator for both match rules,
 // [Replay], and two searches — an exact depth-first search with a
 // transposition table for short piece sequences (it can prove a level

@@ -1,6 +1,6 @@
 // Package sheep is the "sheep" puzzle kind: stacked tiles, a tray of
 // `slots` places (default 7), three tiles of a type in the tray vanish
-// (DESIGN.md §2.2).
+// (docs/formats.md).
 //
 // # Formats
 //

@@ -1,4 +1,4 @@
-// Package twoends solves the take-from-either-end game (DESIGN.md §2.4).
+// Package twoends solves the take-from-either-end game (docs/formats.md).
 //
 // Two players alternately take the leftmost or rightmost remaining value of
 // a sequence; each plays to maximise own total minus the opponent's. The

@@ -34,7 +34,7 @@ func solveUnlimited(ctx context.Context, lvl *Level, opts solver.Options) (solve
 		res.Value, res.Plan = solver.Int64(int64(len(plan))), encodePlan(plan)
 		res.Stats.Depth = len(plan)
 		res.Stats.LowerBound, res.Stats.UpperBound = solver.Int64(int64(lo)), solver.Int64(int64(len(plan)))
-		return checked(lvl, res)
+		return res, nil
 	}
 	res.Stats = m.Stats(0)
 	if lb >= ub {

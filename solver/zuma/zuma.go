@@ -1,6 +1,6 @@
 // Package zuma is the "zuma" puzzle kind: a row of colored balls, balls are
 // inserted one at a time, and every maximal run of 3 or more equal balls
-// vanishes, its two sides joining (chain reaction). See DESIGN.md §2.1.
+// vanishes, its two sides joining (chain reaction). See docs/formats.md.
 //
 // # Levels
 //

@@ -1,17 +1,15 @@
 package api
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"strconv"
-
-	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/store"
 )
 
+// readAllLimited reads the body, failing beyond limit bytes (early when
+// Content-Length says so).
 func readAllLimited(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, &http.MaxBytesError{Limit: limit}
@@ -19,6 +17,7 @@ func readAllLimited(w http.ResponseWriter, r *http.Request, limit int64) ([]byte
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 }
 
+// formatBytes writes a byte limit the way people say it: "64 MiB".
 func formatBytes(n int64) string {
 	switch {
 	case n >= 1<<20 && n%(1<<20) == 0:
@@ -27,18 +26,6 @@ func formatBytes(n int64) string {
 		return strconv.FormatInt(n>>10, 10) + " KiB"
 	}
 	return strconv.FormatInt(n, 10) + " bytes"
-}
-
-// parseLevel validates one level and returns it as stored: canonical JSON
-// and its SHA-256.
-func (s *Server) parseLevel(data []byte) (store.Level, solver.Kind, error) {
-	lvl, err := s.cfg.Registry.Parse(data)
-	if err != nil {
-		return store.Level{}, nil, err
-	}
-	canon := lvl.Canonical()
-	sum := sha256.Sum256(canon)
-	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: lvl.Kind(), Body: canon}, s.cfg.Registry.KindOf(lvl), nil
 }
 
 // pathID reads the {id} path value; an id that is not a positive integer
@@ -50,4 +37,20 @@ func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 		return 0, false
 	}
 	return id, true
+}
+
+// readBody reads at most limit bytes, answering 413 beyond that.
+func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := readAllLimited(w, r, limit)
+	if err == nil {
+		return body, true
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		writeError(w, http.StatusRequestEntityTooLarge,
+			"request body over the limit of "+formatBytes(tooBig.Limit), "")
+		return nil, false
+	}
+	writeError(w, http.StatusBadRequest, "reading body: "+err.Error(), "")
+	return nil, false
 }

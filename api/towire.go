@@ -1,0 +1,92 @@
+package api
+
+import (
+	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/store"
+)
+
+// The store returns its own rows; these functions turn them into what the
+// API sends (package wire), so that storage and the wire format can change
+// apart.
+
+func toWireJob(j store.Job) wire.Job {
+	out := wire.Job{
+		ID: j.ID, BatchID: j.BatchID, Seq: j.Seq, LevelHash: j.LevelHash, Kind: j.Kind, State: j.State,
+		Priority: j.Priority, Budget: j.Budget, Labels: j.Labels, Attempts: j.Attempts, MaxAttempts: j.MaxAttempts,
+		Cached: j.Cached, Error: j.Error, CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt,
+		Result: toWireResult(j.Result),
+	}
+	if p := j.Progress; p != nil {
+		out.Progress = &wire.Progress{Nodes: p.Nodes, Checkpoints: p.Checkpoints, LastCheckpoint: p.LastCheckpoint}
+	}
+	return out
+}
+
+func toWireResult(r *store.Result) *wire.Result {
+	if r == nil {
+		return nil
+	}
+	return &wire.Result{Result: r.Result, SolverVersion: r.SolverVersion, CreatedAt: r.CreatedAt}
+}
+
+func toWireLevel(l store.LevelResult) wire.Level {
+	return wire.Level{Hash: l.Hash, Kind: l.Kind, Body: l.Body, Result: toWireResult(l.Result)}
+}
+
+func toWireBatch(b store.Batch) wire.Batch {
+	return wire.Batch{
+		ID: b.ID, Total: b.Total, Priority: b.Priority, Labels: b.Labels, CreatedAt: b.CreatedAt,
+		CanceledAt: b.CanceledAt, States: b.States, Verdicts: b.Verdicts, Cached: b.Cached, Done: b.Done,
+		FinishedAt: b.FinishedAt, Kinds: b.Kinds,
+	}
+}
+
+func toWireBatchResult(r store.BatchResult) wire.BatchResult {
+	return wire.BatchResult{
+		Seq: r.Seq, JobID: r.JobID, LevelHash: r.LevelHash, Kind: r.Kind, State: r.State, Cached: r.Cached,
+		Error: r.Error, Result: toWireResult(r.Result),
+	}
+}
+
+func toWireReport(r store.Report) wire.Report {
+	return wire.Report{
+		BatchID: r.BatchID, Figures: toWireFigures(r.Figures),
+		Unsolvable: toWireReportLevels(r.Unsolvable), Unknown: toWireReportLevels(r.Unknown),
+		Failed: toWireReportLevels(r.Failed), Slowest: toWireReportLevels(r.Slowest),
+		ListLimit: r.ListLimit, Truncated: r.Truncated,
+	}
+}
+
+func toWireStats(s store.Stats) wire.Stats {
+	return wire.Stats{Since: s.Since, Until: s.Until, Figures: toWireFigures(s.Figures)}
+}
+
+func toWireFigures(f store.Figures) wire.Figures {
+	out := wire.Figures{
+		Jobs: f.Jobs, States: f.States, Verdicts: f.Verdicts, Cached: f.Cached,
+		SolveMS: wire.Percentiles(f.SolveMS), Nodes: wire.Percentiles(f.Nodes),
+	}
+	if f.Kinds != nil {
+		out.Kinds = make(map[string]*wire.KindFigures, len(f.Kinds))
+		for name, k := range f.Kinds {
+			out.Kinds[name] = &wire.KindFigures{
+				Jobs: k.Jobs, States: k.States, Verdicts: k.Verdicts, Cached: k.Cached,
+				SolveMS: wire.Percentiles(k.SolveMS), Nodes: wire.Percentiles(k.Nodes),
+			}
+		}
+	}
+	return out
+}
+
+// toWireReportLevels keeps a nil list nil and an empty one empty: the
+// report shows [] for an empty list.
+func toWireReportLevels(ls []store.ReportLevel) []wire.ReportLevel {
+	if ls == nil {
+		return nil
+	}
+	out := make([]wire.ReportLevel, len(ls))
+	for i, l := range ls {
+		out[i] = wire.ReportLevel(l)
+	}
+	return out
+}
