@@ -168,7 +168,7 @@ func (s *Server) guard(a access, h http.HandlerFunc) http.HandlerFunc {
 			if wait, ok := s.limits.allow(p.name); !ok {
 				w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 				writeError(w, http.StatusTooManyRequests,
-					fmt.Sprintf("rate limit: at most %g submissions per second per token", s.cfg.Limits.SubmitRate), "")
+					fmt.Sprintf("rate limit: at most %g submissions per second per %s", s.cfg.Limits.SubmitRate, p.kind()), "")
 				return
 			}
 		}

@@ -42,10 +42,11 @@ func (s *Server) parseLevel(data []byte) (store.Level, solver.Kind, error) {
 }
 
 // pathID reads the {id} path value; an id that is not a positive integer
-// names nothing, so it answers 404 itself and reports false.
+// written as ids are ("7", not "+7" or "07") names nothing, so it answers
+// 404 itself and reports false.
 func pathID(w http.ResponseWriter, r *http.Request) (int64, bool) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
+	if err != nil || id <= 0 || strconv.FormatInt(id, 10) != r.PathValue("id") {
 		writeError(w, http.StatusNotFound, fmt.Sprintf("id %q is not a positive integer", r.PathValue("id")), "id")
 		return 0, false
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/puzzled/puzzled/solver"
@@ -85,6 +87,28 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool
 	return nil, false
 }
 
+// notFound answers what the catch-all /v1/ pattern catches: 405 with
+// Allow when the path exists under another method, else 404.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if allow := s.allowedMethods(r); len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed,
+			fmt.Sprintf("method %s not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")), "")
+		return
+	}
 	writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path, "")
+}
+
+// allowedMethods lists the methods that some route other than the
+// catch-all serves at r's path.
+func (s *Server) allowedMethods(r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/v1/" {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }

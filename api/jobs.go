@@ -1,11 +1,12 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
@@ -32,10 +33,8 @@ func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (
 		return "budget.max_ms", fmt.Sprintf("must be between 0 and %d", maxBudgetMS)
 	case b.MaxNodes < 0:
 		return "budget.max_nodes", "must not be negative"
-	case len(labels) > 0 && !bytes.HasPrefix(bytes.TrimSpace(labels), []byte("{")) && string(labels) != "null":
-		return "labels", "must be an object"
 	}
-	return "", ""
+	return checkLabels(labels)
 }
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
@@ -54,7 +53,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if probe.Kind != nil {
 		req.Level = body
 	} else if err := solver.DecodeStrict(body, &req); err != nil {
-		writeLevelError(w, err)
+		writeLevelError(w, missingKind(err, s.cfg.Registry.Names()))
 		return
 	}
 	if len(req.Level) == 0 {
@@ -133,10 +132,39 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if job.Result == nil {
-		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
+		writeError(w, http.StatusConflict, noResult(job), "")
 		return
 	}
 	writeJSON(w, http.StatusOK, solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached, Result: job.Result})
+}
+
+// missingKind explains an unknown field in a body that has neither
+// "kind" nor "level": it was most likely a level without its kind.
+func missingKind(err error, kinds []string) error {
+	var fe *solver.FieldError
+	if errors.As(err, &fe) && fe.Reason == "unknown field" {
+		return &solver.FieldError{Field: "kind", Reason: fmt.Sprintf(
+			"missing: a bare level needs \"kind\" (one of %s), or wrap it as {\"level\": …} (found field %q)",
+			strings.Join(kinds, ", "), fe.Field)}
+	}
+	return err
+}
+
+// noResult says why a job has no solution: not yet, or never.
+func noResult(job store.Job) string {
+	switch job.State {
+	case store.StateQueued, store.StateRunning:
+		return fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State)
+	case store.StateCanceled:
+		return fmt.Sprintf("job %d was canceled; it has no result", job.ID)
+	case store.StateFailed:
+		msg := fmt.Sprintf("job %d failed; it has no result", job.ID)
+		if job.Error != nil {
+			msg += ": " + *job.Error
+		}
+		return msg
+	}
+	return fmt.Sprintf("job %d is %s and has no result", job.ID, job.State)
 }
 
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 )
 
@@ -25,6 +24,7 @@ type config struct {
 	logLevel        string
 	limits          api.Limits
 	tokens          []api.StaticToken
+	tokensErr       error // a malformed token variable, reported by commands that serve
 	metricsAddr     string
 }
 
@@ -66,8 +66,7 @@ func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet
 		fs.Int64Var(&cfg.limits.BatchBody, "max-batch-body", int64(envInt("PUZZLED_MAX_BATCH_BODY", 512<<20)), "bytes in a POST /v1/batches body [PUZZLED_MAX_BATCH_BODY]")
 		fs.IntVar(&cfg.limits.BatchLevels, "max-batch-levels", envInt("PUZZLED_MAX_BATCH_LEVELS", 100_000), "levels in one batch [PUZZLED_MAX_BATCH_LEVELS]")
 		fs.Float64Var(&cfg.limits.SubmitRate, "submit-rate", float64(envInt("PUZZLED_SUBMIT_RATE", 20)), "submissions per second per token [PUZZLED_SUBMIT_RATE]")
-		cfg.tokens = staticTokens(os.Getenv("PUZZLED_API_TOKENS"), false)
-		cfg.tokens = append(cfg.tokens, staticTokens(os.Getenv("PUZZLED_API_READONLY_TOKENS"), true)...)
+		cfg.tokens, cfg.tokensErr = staticTokens()
 	}
 	if work {
 		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
@@ -87,20 +86,16 @@ func (c *config) logger() (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil
 }
 
-// staticTokens parses PUZZLED_API_TOKENS / PUZZLED_API_READONLY_TOKENS:
-// comma-separated tokens, each "name:token" or a bare token.
-func staticTokens(list string, readOnly bool) []api.StaticToken {
-	var out []api.StaticToken
-	for i, item := range strings.Split(list, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		name, token, ok := strings.Cut(item, ":")
-		if !ok {
-			name, token = fmt.Sprintf("env-%d", i+1), item
-		}
-		out = append(out, api.StaticToken{Name: name, Token: token, ReadOnly: readOnly})
+// staticTokens reads PUZZLED_API_TOKENS and PUZZLED_API_READONLY_TOKENS
+// (format: api.ParseTokens).
+func staticTokens() ([]api.StaticToken, error) {
+	rw, err := api.ParseTokens(os.Getenv("PUZZLED_API_TOKENS"), false)
+	if err != nil {
+		return nil, fmt.Errorf("PUZZLED_API_TOKENS: %w", err)
 	}
-	return out
+	ro, err := api.ParseTokens(os.Getenv("PUZZLED_API_READONLY_TOKENS"), true)
+	if err != nil {
+		return nil, fmt.Errorf("PUZZLED_API_READONLY_TOKENS: %w", err)
+	}
+	return append(rw, ro...), nil
 }
