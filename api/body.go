@@ -12,11 +12,11 @@ import (
 	"github.com/puzzled/puzzled/store"
 )
 
-func readAllLimited(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
+func readAllLimited(w http.ResponseWriter, r *http.Request, limit int64, l Limits) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, &http.MaxBytesError{Limit: limit}
 	}
-	return io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	return io.ReadAll(newSlowGuard(w, http.MaxBytesReader(w, r.Body, limit), l))
 }
 
 func formatBytes(n int64) string {

@@ -71,16 +71,20 @@ func (s *Server) writeStoreError(w http.ResponseWriter, r *http.Request, err err
 	writeError(w, http.StatusInternalServerError, "internal error", "")
 }
 
-// readBody reads at most limit bytes, answering 413 beyond that.
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
-	body, err := readAllLimited(w, r, limit)
+// readBody reads at most limit bytes, answering 413 beyond that and 408
+// when the body comes too slowly.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool) {
+	body, err := readAllLimited(w, r, limit, s.cfg.Limits)
 	if err == nil {
 		return body, true
 	}
 	var tooBig *http.MaxBytesError
 	if errors.As(err, &tooBig) {
-		writeError(w, http.StatusRequestEntityTooLarge,
-			"request body over the limit of "+formatBytes(tooBig.Limit), "")
+		writeTooLarge(w, tooBig.Limit)
+		return nil, false
+	}
+	if errors.Is(err, errTooSlow) {
+		writeBatchError(w, err)
 		return nil, false
 	}
 	writeError(w, http.StatusBadRequest, "reading body: "+err.Error(), "")
@@ -89,6 +93,10 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, bool
 
 // notFound answers what the catch-all /v1/ pattern catches: 405 with
 // Allow when the path exists under another method, else 404.
+func writeTooLarge(w http.ResponseWriter, limit int64) {
+	writeError(w, http.StatusRequestEntityTooLarge, "request body over the limit of "+formatBytes(limit), "")
+}
+
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 	if allow := s.allowedMethods(r); len(allow) > 0 {
 		w.Header().Set("Allow", strings.Join(allow, ", "))

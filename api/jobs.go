@@ -38,7 +38,7 @@ func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (
 }
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
-	body, ok := readBody(w, r, s.cfg.Limits.JobBody)
+	body, ok := s.readBody(w, r, s.cfg.Limits.JobBody)
 	if !ok {
 		return
 	}
