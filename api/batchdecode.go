@@ -137,6 +137,9 @@ func (d *batchDecoder) next() (json.RawMessage, error) {
 	if err := d.dec.Decode(&raw); err != nil {
 		return nil, d.jsonError(err)
 	}
+	if int64(len(raw)) > d.maxLevel {
+		return nil, errLevelTooLarge{d.maxLevel}
+	}
 	return raw, nil
 }
 
@@ -262,15 +265,16 @@ func skipSpace(br *bufio.Reader) (byte, error) {
 }
 
 // readLine reads one line (without its '\n'), refusing one longer than
-// limit. At the end of the body it returns the last line with io.EOF.
+// limit (returning what it read). At the end of the body it returns the
+// last line with io.EOF.
 func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if int64(len(line)+len(chunk)) > limit+1 {
-			return nil, errLevelTooLarge{limit}
-		}
 		line = append(line, chunk...)
+		if int64(len(line)) > limit+1 {
+			return line, errLevelTooLarge{limit} // the bytes read, for the object form
+		}
 		switch {
 		case err == nil:
 			return line[:len(line)-1], nil
