@@ -36,7 +36,7 @@ type fixture struct {
 
 // setup runs the API in-process on a database and Redis DB of the test's
 // own; with work, an in-process worker too.
-func setup(t *testing.T, cfg api.Config, work bool) *fixture {
+func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 	t.Helper()
 	ctx := t.Context()
 	dbURL := testenv.PostgresURL(t)
