@@ -65,6 +65,8 @@ func flagSet(name string, cfg *config, db, redis, http, work bool) *flag.FlagSet
 		fs.Int64Var(&cfg.limits.JobBody, "max-job-body", int64(envInt("PUZZLED_MAX_JOB_BODY", 64<<20)), "bytes in a POST /v1/jobs body [PUZZLED_MAX_JOB_BODY]")
 		fs.Int64Var(&cfg.limits.BatchBody, "max-batch-body", int64(envInt("PUZZLED_MAX_BATCH_BODY", 512<<20)), "bytes in a POST /v1/batches body [PUZZLED_MAX_BATCH_BODY]")
 		fs.IntVar(&cfg.limits.BatchLevels, "max-batch-levels", envInt("PUZZLED_MAX_BATCH_LEVELS", 100_000), "levels in one batch [PUZZLED_MAX_BATCH_LEVELS]")
+		fs.IntVar(&cfg.limits.BatchUploads, "batch-uploads", envInt("PUZZLED_BATCH_UPLOADS", 4), "POST /v1/batches bodies read at once; more get 503 [PUZZLED_BATCH_UPLOADS]")
+		fs.Float64Var(&cfg.limits.MinUploadRate, "min-upload-rate", float64(envInt("PUZZLED_MIN_UPLOAD_RATE", 8<<10)), "least average bytes/s of a request body after 10 s; slower gets 408 [PUZZLED_MIN_UPLOAD_RATE]")
 		fs.Float64Var(&cfg.limits.SubmitRate, "submit-rate", float64(envInt("PUZZLED_SUBMIT_RATE", 20)), "submissions per second per token [PUZZLED_SUBMIT_RATE]")
 		cfg.tokens, cfg.tokensErr = staticTokens()
 	}
