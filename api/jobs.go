@@ -44,7 +44,8 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	var req jobRequest
 	var probe struct {
-		Kind json.RawMessage `json:"kind"`
+		Kind  json.RawMessage `json:"kind"`
+		Level json.RawMessage `json:"level"`
 	}
 	if err := json.Unmarshal(body, &probe); err != nil {
 		writeLevelError(w, solver.DecodeError(err))
@@ -53,7 +54,10 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if probe.Kind != nil {
 		req.Level = body
 	} else if err := solver.DecodeStrict(body, &req); err != nil {
-		writeLevelError(w, missingKind(err, s.cfg.Registry.Names()))
+		if probe.Level == nil {
+			err = missingKind(err, s.cfg.Registry.Names())
+		}
+		writeLevelError(w, err)
 		return
 	}
 	if len(req.Level) == 0 {
@@ -139,7 +143,8 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 }
 
 // missingKind explains an unknown field in a body that has neither
-// "kind" nor "level": it was most likely a level without its kind.
+// "kind" nor "level": it was most likely a level without its kind. (A
+// body with "level" and an unknown field gets the plain unknown field.)
 func missingKind(err error, kinds []string) error {
 	var fe *solver.FieldError
 	if errors.As(err, &fe) && fe.Reason == "unknown field" {

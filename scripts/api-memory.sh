@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # api-memory.sh measures the API's peak RSS (VmHWM) while it accepts a valid
 # ~500 MB batch and while it refuses four ~600 MB bodies at once (issue 13).
-# It uses a scratch database (puzzled_memcheck) on the PostgreSQL at
+# It uses a scratch database (puzzled_h13api) on the PostgreSQL at
 # $PGHOST (default 127.0.0.1) and Redis DB 14 at $REDIS (default
 # 127.0.0.1:6379), and cleans up after itself.
 #
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${1:-$(mktemp -d)}
 pghost=${PGHOST:-127.0.0.1}
-db=puzzled_memcheck
+db=puzzled_h13api
 port=18089
 mkdir -p "$work"
 go build -o "$work/puzzled" ./cmd/puzzled
@@ -37,10 +37,10 @@ hwm() { awk '/VmHWM/ {printf "%.0f MB", $2/1024}' "/proc/$pid/status"; }
 python3 - "$work/valid.ndjson" <<'PY'
 import random, sys
 r = random.Random(13)
+tails = [",".join(str(r.randrange(10**6)) for _ in range(720)) for _ in range(64)]
 with open(sys.argv[1], "w") as f:
-    for i in range(100_000):
-        vals = [str(i)] + [str(r.randrange(10**6)) for _ in range(720)]
-        f.write('{"kind":"twoends","values":[' + ",".join(vals) + "]}\n")
+    for i in range(100_000):  # the first value makes each level distinct
+        f.write('{"kind":"twoends","values":[%d,%s]}\n' % (i, tails[i % 64]))
 PY
 # ~600 MB of ~7 KB levels: the 512 MiB body limit is hit before the
 # 100,000-level cap.
