@@ -22,6 +22,7 @@ cleanup() {
 	rm -f "$work"/*.ndjson
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM # run cleanup on a signal too
 
 start() {
 	PUZZLED_DATABASE_URL="postgres://postgres@$pghost:5432/$db?sslmode=disable" \
