@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -44,6 +45,15 @@ type Limits struct {
 	BatchBody   int64 // bytes of a POST /batches body (default 512 MiB)
 	BatchLevels int   // levels in one batch (default 100,000)
 	MaxAttempts int   // attempts per job (default 5)
+	// BatchUploads is how many POST /v1/batches bodies are read at once;
+	// beyond it 503 with Retry-After (default 4).
+	BatchUploads int
+	// MinUploadRate (bytes/s, default 8 KiB/s) is the least average rate
+	// of a request body after UploadGrace (default 10 s); UploadIdle
+	// (default 30 s) the longest wait for any byte. Slower bodies get 408.
+	MinUploadRate float64
+	UploadGrace   time.Duration
+	UploadIdle    time.Duration
 	// SubmitRate is the sustained submissions (POST /v1/jobs and
 	// /v1/batches) per second allowed to one token, or one client address
 	// when auth is off (default 20, burst 2×).
@@ -63,6 +73,18 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxAttempts <= 0 {
 		l.MaxAttempts = 5
 	}
+	if l.BatchUploads <= 0 {
+		l.BatchUploads = 4
+	}
+	if l.MinUploadRate <= 0 {
+		l.MinUploadRate = 8 << 10
+	}
+	if l.UploadGrace <= 0 {
+		l.UploadGrace = 10 * time.Second
+	}
+	if l.UploadIdle <= 0 {
+		l.UploadIdle = 30 * time.Second
+	}
 	if l.SubmitRate <= 0 {
 		l.SubmitRate = 20
 	}
@@ -76,6 +98,7 @@ type Server struct {
 	auth     *authenticator
 	limits   *rateLimits
 	metrics  *httpMetrics
+	uploads  uploadSlots
 	patterns []string // the route patterns, for Routes
 }
 
@@ -94,6 +117,7 @@ func New(cfg Config) *Server {
 		auth:    newAuthenticator(cfg.Store, cfg.Tokens),
 		limits:  newRateLimits(cfg.Limits.SubmitRate),
 		metrics: newHTTPMetrics(cfg.Metrics),
+		uploads: make(uploadSlots, cfg.Limits.BatchUploads),
 	}
 	cfg.Metrics.MustRegister(newJobsCollector(cfg.Store), queue.NewCollector(cfg.Queue.Inspector()))
 	s.routes()
@@ -178,7 +202,7 @@ func (s *Server) guard(a access, h http.HandlerFunc) http.HandlerFunc {
 			if wait, ok := s.limits.allow(p.name); !ok {
 				w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 				writeError(w, http.StatusTooManyRequests,
-					fmt.Sprintf("rate limit: at most %g submissions per second per token", s.cfg.Limits.SubmitRate), "")
+					fmt.Sprintf("rate limit: at most %g submissions per second per %s", s.cfg.Limits.SubmitRate, p.kind()), "")
 				return
 			}
 		}

@@ -5,7 +5,9 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"errors"
+	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +28,14 @@ type StaticToken struct {
 type principal struct {
 	name     string
 	readOnly bool
+}
+
+// kind says what a principal is, for messages: "token" or "client address".
+func (p principal) kind() string {
+	if strings.HasPrefix(p.name, "addr:") {
+		return "client address"
+	}
+	return "token"
 }
 
 // authenticator checks bearer tokens: the configured static ones (compared
@@ -144,4 +154,33 @@ func clientHost(r *http.Request) string {
 func HashToken(token string) []byte {
 	sum := sha256.Sum256([]byte(token))
 	return sum[:]
+}
+
+// ParseTokens reads a token list as PUZZLED_API_TOKENS and
+// PUZZLED_API_READONLY_TOKENS give it: comma-separated entries, each either
+// "name:token", split at the first colon (so the token may contain colons,
+// the name may not), or a bare token without a colon (named env-N, N its
+// position). A bare token that contains a colon is written with an empty
+// name: ":tok:en". Spaces around entries are ignored; an empty token is an
+// error.
+func ParseTokens(list string, readOnly bool) ([]StaticToken, error) {
+	var out []StaticToken
+	for i, item := range strings.Split(list, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, token, named := strings.Cut(item, ":")
+		if !named {
+			token = item
+		}
+		if name == "" || !named {
+			name = "env-" + strconv.Itoa(i+1)
+		}
+		if token == "" {
+			return nil, fmt.Errorf("token entry %d (%q): empty token; write name:token, a bare token, or :token for a bare token containing ':'", i+1, name)
+		}
+		out = append(out, StaticToken{Name: name, Token: token, ReadOnly: readOnly})
+	}
+	return out, nil
 }

@@ -2,17 +2,14 @@ package api
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/puzzled/puzzled/api/wire"
@@ -21,14 +18,15 @@ import (
 	"github.com/puzzled/puzzled/store"
 )
 
-// batchRequest is the object form of POST /v1/batches. The body may also be
-// a bare JSON array of levels or NDJSON (one level per line), with the
-// options as query parameters (?priority=…&max_ms=…&max_nodes=…).
+// batchRequest holds the options of POST /v1/batches: fields of the object
+// form {"levels": […], "priority": …, "budget": …, "labels": …}, or query
+// parameters (?priority=…&max_ms=…&max_nodes=…) with a bare JSON array of
+// levels or NDJSON (one level per line). The levels themselves are
+// streamed (batchDecoder), never held together.
 type batchRequest struct {
-	Levels   []json.RawMessage `json:"levels"`
-	Priority string            `json:"priority"`
-	Budget   solver.Budget     `json:"budget"`
-	Labels   json.RawMessage   `json:"labels"`
+	Priority string
+	Budget   solver.Budget
+	Labels   json.RawMessage
 }
 
 // maxListedErrors caps how many bad levels a 400 lists.
@@ -38,170 +36,188 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	if !acceptContentType(w, r, mediaJSON, mediaNDJSON) {
 		return
 	}
-	body, ok := readBody(w, r, s.cfg.Limits.BatchBody)
-	if !ok {
+	limit := s.cfg.Limits.BatchBody
+	if r.ContentLength > limit {
+		writeTooLarge(w, limit)
 		return
 	}
-	req, err := decodeBatch(body, r)
+	if !s.uploads.tryAcquire() {
+		writeBusy(w, cap(s.uploads))
+		return
+	}
+	defer s.uploads.release()
+	body := newSlowGuard(w, http.MaxBytesReader(w, r.Body, limit), s.cfg.Limits)
+	query, err := queryOptions(r)
 	if err != nil {
 		writeLevelError(w, err)
 		return
 	}
-	if len(req.Levels) == 0 {
-		writeError(w, http.StatusBadRequest, "a batch needs at least one level", "levels")
+	dec, err := newBatchDecoder(body, strings.Contains(r.Header.Get("Content-Type"), "ndjson"), s.cfg.Limits.JobBody)
+	if err != nil {
+		writeBatchError(w, err)
 		return
 	}
-	if len(req.Levels) > s.cfg.Limits.BatchLevels {
-		writeError(w, http.StatusRequestEntityTooLarge,
-			fmt.Sprintf("batch of %d levels is over the limit of %d", len(req.Levels), s.cfg.Limits.BatchLevels), "levels")
-		return
-	}
-	if field, reason := validateOptions(req.Priority, req.Budget, req.Labels); field != "" {
-		writeError(w, http.StatusBadRequest, field+": "+reason, field)
-		return
-	}
-	parseStart := time.Now()
-	levels, versions, bad, nbad := s.parseLevels(req.Levels)
-	if nbad > 0 {
+	start := time.Now()
+	stream := &levelStream{s: s, r: r, dec: dec, versions: map[string]string{}}
+	id, err := s.cfg.Store.CreateBatch(r.Context(), store.BatchParams{
+		Stream:      stream,
+		Finish:      stream.finish(query),
+		MaxAttempts: s.cfg.Limits.MaxAttempts,
+	})
+	switch {
+	case err == nil:
+	case stream.nbad > 0 && stream.err == nil:
 		writeJSON(w, http.StatusBadRequest, errorBody{
-			Error:  fmt.Sprintf("%d of %d levels are invalid; the batch was not stored", nbad, len(levels)),
-			Errors: bad,
+			Error:  fmt.Sprintf("%d of %d levels are invalid; the batch was not stored", stream.nbad, stream.n),
+			Errors: stream.bad,
 		})
 		return
-	}
-	if req.Priority == "" {
-		req.Priority = queue.Bulk
-	}
-	storeStart := time.Now()
-	id, err := s.cfg.Store.CreateBatch(r.Context(), store.BatchParams{
-		Levels: levels, Priority: req.Priority, Budget: req.Budget, Labels: req.Labels,
-		MaxAttempts: s.cfg.Limits.MaxAttempts, Versions: versions,
-	})
-	if err != nil {
+	case stream.err != nil:
+		writeBatchError(w, stream.err)
+		return
+	default:
 		s.writeStoreError(w, r, err)
 		return
 	}
-	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", len(levels)),
-		slog.Duration("parse", storeStart.Sub(parseStart)), slog.Duration("store", time.Since(storeStart)))
-	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": len(levels)})
+	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", stream.n),
+		slog.Duration("took", time.Since(start)))
+	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": stream.n})
 }
 
-// parseLevels validates every level of a batch, in parallel, and returns
-// them as stored, the solver version of each kind present, and the first
-// maxListedErrors bad levels in order with the count of all bad ones.
-func (s *Server) parseLevels(raws []json.RawMessage) ([]store.Level, map[string]string, []levelError, int) {
-	levels := make([]store.Level, len(raws))
-	kinds := make([]solver.Kind, len(raws))
-	errs := make([]error, len(raws))
-	workers := runtime.GOMAXPROCS(0)
-	chunk := (len(raws) + workers - 1) / workers
-	var wg sync.WaitGroup
-	for lo := 0; lo < len(raws); lo += chunk {
-		hi := min(lo+chunk, len(raws))
-		wg.Go(func() {
-			for i := lo; i < hi; i++ {
-				levels[i], kinds[i], errs[i] = s.parseLevel(raws[i])
-			}
-		})
-	}
-	wg.Wait()
-	versions := map[string]string{}
-	var bad []levelError
-	nbad := 0
-	for i, err := range errs {
-		if err == nil {
-			versions[kinds[i].Name()] = kinds[i].Version()
-			continue
-		}
-		nbad++
-		if len(bad) < maxListedErrors {
-			le := levelError{Index: i, Reason: err.Error()}
-			var fe *solver.FieldError
-			if errors.As(err, &fe) {
-				le.Field, le.Reason = fe.Field, fe.Reason
-			}
-			bad = append(bad, le)
-		}
-	}
-	return levels, versions, bad, nbad
+// errBadLevels aborts a batch after its last level when some were invalid.
+var errBadLevels = errors.New("invalid levels")
+
+// errTooManyLevels is a batch over Limits.BatchLevels.
+type errTooManyLevels struct{ limit int }
+
+func (e errTooManyLevels) Error() string {
+	return fmt.Sprintf("batch over the limit of %d levels", e.limit)
 }
 
-// decodeBatch accepts the three body forms of POST /v1/batches.
-func decodeBatch(body []byte, r *http.Request) (batchRequest, error) {
-	var req batchRequest
-	trimmed := bytes.TrimSpace(body)
-	isNDJSON := strings.Contains(r.Header.Get("Content-Type"), "ndjson")
-	switch {
-	case len(trimmed) == 0:
-		return req, &solver.FieldError{Field: "levels", Reason: "empty body"}
-	case trimmed[0] == '[' && !isNDJSON:
-		if err := json.Unmarshal(trimmed, &req.Levels); err != nil {
-			return req, solver.DecodeError(err)
+// levelStream parses, canonicalises and hashes each level as the decoder
+// yields it, for store.CreateBatch to COPY at once. After the first bad
+// level it keeps reading, to count and list bad ones, but yields nothing
+// more, and ends with errBadLevels.
+type levelStream struct {
+	s        *Server
+	r        *http.Request // for its query options
+	dec      *batchDecoder
+	n        int // levels read
+	bad      []levelError
+	nbad     int
+	versions map[string]string
+	err      error // what ended the stream early (other than bad levels), for the answer
+}
+
+func (l *levelStream) Next() (store.Level, error) {
+	for {
+		raw, err := l.dec.next()
+		if errors.Is(err, io.EOF) {
+			if l.nbad > 0 {
+				return store.Level{}, errBadLevels
+			}
+			return store.Level{}, io.EOF
 		}
-	case trimmed[0] == '{' && !isNDJSON && isWrapper(trimmed):
-		if err := solver.DecodeStrict(trimmed, &req); err != nil {
-			return req, err
-		}
-		return req, noQueryOptions(r)
-	default:
-		levels, err := decodeNDJSON(trimmed)
 		if err != nil {
-			return req, err
+			l.err = err
+			return store.Level{}, err
 		}
-		req.Levels = levels
-	}
-	return req, queryOptions(r, &req)
-}
-
-// isWrapper reports whether an object body is the {"levels": …} form
-// rather than the first line of NDJSON.
-func isWrapper(body []byte) bool {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	var head map[string]json.RawMessage
-	if err := dec.Decode(&head); err != nil {
-		return false
-	}
-	_, ok := head["levels"]
-	return ok && !dec.More()
-}
-
-func decodeNDJSON(body []byte) ([]json.RawMessage, error) {
-	var levels []json.RawMessage
-	sc := bufio.NewScanner(bytes.NewReader(body))
-	sc.Buffer(nil, len(body)+1)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := bytes.TrimSpace(sc.Bytes())
-		if len(text) == 0 {
+		if l.n == l.s.cfg.Limits.BatchLevels {
+			l.err = errTooManyLevels{l.s.cfg.Limits.BatchLevels}
+			return store.Level{}, l.err
+		}
+		i := l.n
+		l.n++
+		lvl, kind, err := l.s.parseLevel(raw)
+		if err != nil {
+			l.addBad(i, err)
 			continue
 		}
-		if !json.Valid(text) {
-			var v any
-			err := json.Unmarshal(text, &v)
-			return nil, &solver.FieldError{Field: fmt.Sprintf("line %d", line), Reason: solver.DecodeError(err).Error()}
+		if l.nbad > 0 {
+			continue
 		}
-		levels = append(levels, json.RawMessage(bytes.Clone(text)))
+		l.versions[kind.Name()] = kind.Version()
+		return lvl, nil
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading NDJSON: %w", err)
-	}
-	return levels, nil
 }
 
-func queryOptions(r *http.Request, req *batchRequest) error {
+func (l *levelStream) addBad(i int, err error) {
+	l.nbad++
+	if len(l.bad) == maxListedErrors {
+		return
+	}
+	le := levelError{Index: i, Reason: err.Error()}
+	var fe *solver.FieldError
+	if errors.As(err, &fe) {
+		le.Field, le.Reason = fe.Field, fe.Reason
+	}
+	l.bad = append(l.bad, le)
+}
+
+// finish checks the batch once its levels are in: at least one, options
+// valid (from the object form, else from the query), and fills p.
+func (l *levelStream) finish(query batchRequest) func(*store.BatchParams) error {
+	return func(p *store.BatchParams) error {
+		opts := query
+		if l.dec.wrapper {
+			if err := noQueryOptions(l.r); err != nil {
+				l.err = err
+				return err
+			}
+			opts = l.dec.opts
+		}
+		if l.n == 0 {
+			l.err = &solver.FieldError{Field: "levels", Reason: "a batch needs at least one level"}
+			return l.err
+		}
+		if field, reason := validateOptions(opts.Priority, opts.Budget, opts.Labels); field != "" {
+			l.err = &solver.FieldError{Field: field, Reason: reason}
+			return l.err
+		}
+		if opts.Priority == "" {
+			opts.Priority = queue.Bulk
+		}
+		p.Priority, p.Budget, p.Labels, p.Versions = opts.Priority, opts.Budget, opts.Labels, l.versions
+		return nil
+	}
+}
+
+// writeBatchError answers an upload that ended early: 413 over a size
+// limit, 408 too slow, 400 for bad input.
+func writeBatchError(w http.ResponseWriter, err error) {
+	var tooBig *http.MaxBytesError
+	var tooLarge errLevelTooLarge
+	var tooMany errTooManyLevels
+	switch {
+	case errors.As(err, &tooBig):
+		writeTooLarge(w, tooBig.Limit)
+	case errors.As(err, &tooLarge):
+		writeError(w, http.StatusRequestEntityTooLarge, tooLarge.Error(), "levels")
+	case errors.As(err, &tooMany):
+		writeError(w, http.StatusRequestEntityTooLarge, tooMany.Error(), "levels")
+	case errors.Is(err, errTooSlow):
+		w.Header().Set("Connection", "close")
+		writeError(w, http.StatusRequestTimeout, err.Error(), "")
+	default:
+		writeLevelError(w, err)
+	}
+}
+
+// queryOptions reads the options of the array and NDJSON forms.
+func queryOptions(r *http.Request) (batchRequest, error) {
+	var req batchRequest
 	q := r.URL.Query()
 	req.Priority = q.Get("priority")
 	for name, dst := range map[string]*int64{"max_ms": &req.Budget.MaxMS, "max_nodes": &req.Budget.MaxNodes} {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
-				return &solver.FieldError{Field: name, Reason: "must be an integer"}
+				return req, &solver.FieldError{Field: name, Reason: "must be an integer"}
 			}
 			*dst = n
 		}
 	}
-	return nil
+	return req, nil
 }
 
 func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {

@@ -3,8 +3,10 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/puzzled/puzzled/solver"
@@ -62,6 +64,28 @@ func (s *Server) writeStoreError(w http.ResponseWriter, r *http.Request, err err
 	writeError(w, http.StatusInternalServerError, "internal error", "")
 }
 
+// notFound answers what the catch-all /v1/ pattern catches: 405 with
+// Allow when the path exists under another method, else 404.
 func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
+	if allow := s.allowedMethods(r); len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		writeError(w, http.StatusMethodNotAllowed,
+			fmt.Sprintf("method %s not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, " or ")), "")
+		return
+	}
 	writeError(w, http.StatusNotFound, "no such route: "+r.Method+" "+r.URL.Path, "")
+}
+
+// allowedMethods lists the methods that some route other than the
+// catch-all serves at r's path.
+func (s *Server) allowedMethods(r *http.Request) []string {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/v1/" {
+			allow = append(allow, m)
+		}
+	}
+	return allow
 }

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -24,15 +23,18 @@ func FuzzDecodeBatch(f *testing.F) {
 	}
 	reg := kinds.Registry()
 	f.Fuzz(func(t *testing.T, body string, ndjson bool) {
-		r := httptest.NewRequest("POST", "/v1/batches?max_ms=10", strings.NewReader(body))
-		if ndjson {
-			r.Header.Set("Content-Type", "application/x-ndjson")
-		}
-		req, err := decodeBatch([]byte(body), r)
+		dec, err := newBatchDecoder(strings.NewReader(body), ndjson, 1<<20)
 		if err != nil {
 			return
 		}
-		for _, raw := range req.Levels {
+		for n := 0; ; n++ {
+			raw, err := dec.next()
+			if err != nil {
+				return
+			}
+			if n > len(body) {
+				t.Fatalf("more levels than bytes in %q", body)
+			}
 			lvl, err := reg.Parse(raw)
 			if err == nil && len(lvl.Canonical()) == 0 {
 				t.Fatalf("level %s parsed to an empty canonical form", raw)

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -23,17 +22,15 @@ func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (
 		return "budget.max_ms", fmt.Sprintf("must be between 0 and %d", maxBudgetMS)
 	case b.MaxNodes < 0:
 		return "budget.max_nodes", "must not be negative"
-	case len(labels) > 0 && !bytes.HasPrefix(bytes.TrimSpace(labels), []byte("{")) && string(labels) != "null":
-		return "labels", "must be an object"
 	}
-	return "", ""
+	return checkLabels(labels)
 }
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if !acceptContentType(w, r, mediaJSON) {
 		return
 	}
-	body, ok := readBody(w, r, s.cfg.Limits.JobBody)
+	body, ok := s.readBody(w, r, s.cfg.Limits.JobBody)
 	if !ok {
 		return
 	}
@@ -100,11 +97,28 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if job.Result == nil {
-		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
+		writeError(w, http.StatusConflict, noResult(job), "")
 		return
 	}
 	writeJSON(w, http.StatusOK, wire.Solution{JobID: job.ID, LevelHash: job.LevelHash, Kind: job.Kind, Cached: job.Cached,
 		Result: toWireResult(job.Result)})
+}
+
+// noResult says why a job has no solution: not yet, or never.
+func noResult(job store.Job) string {
+	switch job.State {
+	case wire.Queued, wire.Running:
+		return fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State)
+	case wire.Canceled:
+		return fmt.Sprintf("job %d was canceled; it has no result", job.ID)
+	case wire.Failed:
+		msg := fmt.Sprintf("job %d failed; it has no result", job.ID)
+		if job.Error != nil {
+			msg += ": " + *job.Error
+		}
+		return msg
+	}
+	return fmt.Sprintf("job %d is %s and has no result", job.ID, job.State)
 }
 
 func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {

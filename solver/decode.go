@@ -30,13 +30,45 @@ func DecodeError(err error) error {
 		if field == "" {
 			field = "(level)"
 		}
-		return &FieldError{Field: field, Reason: "must be " + jsonType(typeErr.Type.Kind().String()) + ", got " + typeErr.Value}
+		return &FieldError{Field: field, Reason: typeReason(typeErr)}
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
 		return &FieldError{Field: strings.Trim(f, `"`), Reason: "unknown field"}
 	}
 	return &FieldError{Reason: "invalid JSON: " + msg}
+}
+
+// typeReason says what a field must be and what it got: "must be a
+// number: an integer in range, got 1.5" rather than "must be a number, got
+// number".
+func typeReason(e *json.UnmarshalTypeError) string {
+	got := e.Value
+	if lit, ok := strings.CutPrefix(got, "number "); ok {
+		got = lit
+	} else {
+		got = jsonValueName(got)
+	}
+	want := jsonType(e.Type.Kind().String())
+	if want == "a number" && e.Value != "number" && strings.HasPrefix(e.Value, "number") && isIntKind(e.Type.Kind().String()) {
+		want = "a number: an integer in range"
+	}
+	return "must be " + want + ", got " + got
+}
+
+func isIntKind(goKind string) bool {
+	return strings.HasPrefix(goKind, "int") || strings.HasPrefix(goKind, "uint")
+}
+
+// jsonValueName puts an article before encoding/json's name of a value.
+func jsonValueName(v string) string {
+	switch v {
+	case "string", "number", "bool":
+		return "a " + strings.Replace(v, "bool", "boolean", 1)
+	case "object", "array":
+		return "an " + v
+	}
+	return v
 }
 
 func jsonType(goKind string) string {

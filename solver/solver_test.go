@@ -203,3 +203,56 @@ func TestMeterAlarmCountsResumedTime(t *testing.T) {
 		t.Fatalf("resumed with 40 of 50 ms used, stopped after %d nodes of 3 ms", n)
 	}
 }
+
+func TestCheckText(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name, in string
+		ok       bool
+	}{
+		{"plain", "tile-7", true},
+		{"unicode", "羊-ü-🐑", true},
+		{"empty", "", true},
+		{"nul", "a\x00b", false},
+		{"invalid utf-8", "a\xffb", false},
+		{"decoded lone surrogate", decodeString(t, `"a\ud800b"`), false},
+		{"decoded invalid byte", decodeString(t, "\"a\xc3\""), false},
+		{"decoded pair", decodeString(t, `"\ud83d\udc11"`), true},
+	} {
+		err := solver.CheckText("labels.k", c.in)
+		if (err == nil) != c.ok {
+			t.Errorf("%s: CheckText(%q) = %v, want ok=%v", c.name, c.in, err, c.ok)
+		}
+		var fe *solver.FieldError
+		if err != nil && (!errors.As(err, &fe) || fe.Field != "labels.k") {
+			t.Errorf("%s: error %v does not name the field", c.name, err)
+		}
+	}
+}
+
+func decodeString(t *testing.T, js string) string {
+	t.Helper()
+	var s string
+	if err := json.Unmarshal([]byte(js), &s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestDecodeStrictTypeReasons(t *testing.T) {
+	t.Parallel()
+	var v struct {
+		MaxMS int64  `json:"max_ms"`
+		Name  string `json:"name"`
+	}
+	for in, want := range map[string]string{
+		`{"max_ms":1.5}`:  "max_ms: must be a number: an integer in range, got 1.5",
+		`{"max_ms":"5"}`:  "max_ms: must be a number, got a string",
+		`{"name":5}`:      "name: must be a string, got a number",
+		`{"max_ms":1e99}`: "max_ms: must be a number: an integer in range, got 1e99",
+	} {
+		if err := solver.DecodeStrict([]byte(in), &v); err == nil || err.Error() != want {
+			t.Errorf("DecodeStrict(%s) = %v, want %q", in, err, want)
+		}
+	}
+}

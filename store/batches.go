@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -15,7 +16,17 @@ import (
 
 // BatchParams are the arguments of CreateBatch.
 type BatchParams struct {
-	Levels      []Level // in submission order
+	Levels []Level // in submission order; ignored when Stream is set
+	// Stream, when set, yields the levels in submission order instead of
+	// Levels, and returns io.EOF after the last; any other error aborts the
+	// batch and is returned (wrapped). Each level goes on to COPY as it
+	// arrives, so a batch need not fit in memory.
+	Stream LevelStream
+	// Finish, when set, is called after the last level, before anything is
+	// visible: it may fill the fields below (options that follow the levels
+	// in a request body, the versions of the kinds seen) or return an
+	// error, which aborts the batch and is returned (wrapped).
+	Finish      func(*BatchParams) error
 	Priority    string
 	Budget      solver.Budget
 	Labels      json.RawMessage
@@ -23,6 +34,11 @@ type BatchParams struct {
 	// Versions maps each kind to its current solver version: definitive
 	// results of that version complete jobs at once.
 	Versions map[string]string
+}
+
+// LevelStream yields a batch's levels one at a time.
+type LevelStream interface {
+	Next() (Level, error)
 }
 
 // Batch is a batch with its progress.
@@ -41,46 +57,52 @@ type Batch struct {
 	Kinds      map[string]int
 }
 
-// CreateBatch stores a batch with COPY: its levels (once per hash) and one
-// queued job per level. Later copies of a level inside the batch wait for
-// the first (dup_of); levels with a definitive result of the current
-// solver version are completed at once as cached.
+// CreateBatch stores a batch in one transaction: its levels are copied
+// (COPY) as they come into a temporary table, then the batch row, its
+// levels (once per hash) and one queued job per level are written from
+// there. Later copies of a level inside the batch wait for the first
+// (dup_of); levels with a definitive result of the current solver version
+// are completed at once as cached.
 func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
-	unique := distinctLevels(p.Levels)
+	stream := p.Stream
+	if stream == nil {
+		stream = &sliceStream{levels: p.Levels}
+	}
 	var id int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_jobs (seq int, hash text, kind text, body jsonb) ON COMMIT DROP`); err != nil {
+			return fmt.Errorf("temp table: %w", err)
+		}
+		src := &copySource{stream: stream, seen: map[string]bool{}}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"new_jobs"}, []string{"seq", "hash", "kind", "body"}, src); err != nil {
+			if src.err != nil {
+				return src.err // the stream's own error, not the database's
+			}
+			return fmt.Errorf("copy levels: %w", err)
+		}
+		if p.Finish != nil {
+			if err := p.Finish(&p); err != nil {
+				return err
+			}
+		}
 		err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels) VALUES ($1, $2, $3) RETURNING id`,
-			len(p.Levels), p.Priority, nullJSON(p.Labels)).Scan(&id)
+			src.n, p.Priority, nullJSON(p.Labels)).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert batch: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_levels (hash text, kind text, body jsonb) ON COMMIT DROP`); err != nil {
-			return fmt.Errorf("temp table: %w", err)
-		}
-		_, err = tx.CopyFrom(ctx, pgx.Identifier{"new_levels"}, []string{"hash", "kind", "body"},
-			pgx.CopyFromSlice(len(unique), func(i int) ([]any, error) {
-				l := unique[i]
-				return []any{l.Hash, l.Kind, string(l.Body)}, nil
-			}))
-		if err != nil {
-			return fmt.Errorf("copy levels: %w", err)
-		}
 		if _, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body)
-			SELECT hash, kind, body FROM new_levels ON CONFLICT (hash) DO NOTHING`); err != nil {
+			SELECT hash, kind, body FROM new_jobs WHERE body IS NOT NULL ON CONFLICT (hash) DO NOTHING`); err != nil {
 			return fmt.Errorf("insert levels: %w", err)
 		}
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
-		_, err = tx.CopyFrom(ctx, pgx.Identifier{"jobs"},
-			[]string{"batch_id", "seq", "level_hash", "kind", "priority", "max_nodes", "max_ms", "max_attempts"},
-			pgx.CopyFromSlice(len(p.Levels), func(i int) ([]any, error) {
-				l := p.Levels[i]
-				return []any{id, int32(i), l.Hash, l.Kind, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts)}, nil
-			}))
-		if err != nil {
-			return fmt.Errorf("copy jobs: %w", err)
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts)
+			SELECT $1, seq, hash, kind, $2, $3, $4, $5 FROM new_jobs ORDER BY seq`,
+			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts)); err != nil {
+			return fmt.Errorf("insert jobs: %w", err)
 		}
-		if len(unique) == len(p.Levels) {
-			return completeCached(ctx, tx, id, unique, p.Versions)
+		if len(src.unique) == src.n {
+			return completeCached(ctx, tx, id, src.unique, p.Versions)
 		}
 		if _, err := tx.Exec(ctx, `
 			UPDATE jobs j SET dup_of = f.first
@@ -89,7 +111,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			WHERE j.batch_id = $1 AND j.level_hash = f.level_hash AND j.id <> f.first`, id); err != nil {
 			return fmt.Errorf("mark duplicates: %w", err)
 		}
-		return completeCached(ctx, tx, id, unique, p.Versions)
+		return completeCached(ctx, tx, id, src.unique, p.Versions)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: create batch: %w", err)
@@ -97,28 +119,60 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 	return id, nil
 }
 
-// distinctLevels returns the levels without repeats, first copy first.
-func distinctLevels(levels []Level) []Level {
-	seen := make(map[string]bool, len(levels))
-	out := make([]Level, 0, len(levels))
-	for _, l := range levels {
-		if !seen[l.Hash] {
-			seen[l.Hash] = true
-			out = append(out, l)
-		}
+// copySource feeds a LevelStream to COPY: one row per level, the body only
+// for the first copy of each hash. It keeps the distinct hashes (for the
+// cache lookup), not the bodies.
+type copySource struct {
+	stream LevelStream
+	seen   map[string]bool
+	unique []string // distinct hashes, first copy first
+	n      int      // levels so far
+	row    []any
+	err    error
+}
+
+func (c *copySource) Next() bool {
+	l, err := c.stream.Next()
+	if errors.Is(err, io.EOF) {
+		return false
 	}
-	return out
+	if err != nil {
+		c.err = err
+		return false
+	}
+	var body any // NULL: a repeat, stored once already
+	if !c.seen[l.Hash] {
+		c.seen[l.Hash] = true
+		c.unique = append(c.unique, l.Hash)
+		body = string(l.Body)
+	}
+	c.row = []any{int32(c.n), l.Hash, l.Kind, body}
+	c.n++
+	return true
+}
+
+func (c *copySource) Values() ([]any, error) { return c.row, nil }
+func (c *copySource) Err() error             { return c.err }
+
+// sliceStream is a LevelStream over levels held in memory.
+type sliceStream struct {
+	levels []Level
+	i      int
+}
+
+func (s *sliceStream) Next() (Level, error) {
+	if s.i == len(s.levels) {
+		return Level{}, io.EOF
+	}
+	s.i++
+	return s.levels[s.i-1], nil
 }
 
 // completeCached completes the batch's jobs whose level already has a
 // definitive result of the current solver version. The hits are looked up
 // by hash first (index probes; a fresh batch usually has none): joining the
 // just-copied jobs directly would be planned with stale statistics.
-func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, unique []Level, kindVersions map[string]string) error {
-	hashes := make([]string, len(unique))
-	for i, l := range unique {
-		hashes[i] = l.Hash
-	}
+func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []string, kindVersions map[string]string) error {
 	kinds, versions := make([]string, 0, len(kindVersions)), make([]string, 0, len(kindVersions))
 	for k, v := range kindVersions {
 		kinds, versions = append(kinds, k), append(versions, v)

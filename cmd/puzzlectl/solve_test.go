@@ -143,3 +143,30 @@ func TestSolveTableOnRequest(t *testing.T) {
 		t.Fatalf("exit %d, table:\n%s", code, stdout)
 	}
 }
+
+// Issue 13 items 1 and 6: solve refuses what the server refuses.
+func TestSolveRefusesWhatTheServerRefuses(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "edge.ndjson")
+	sheep := func(id string) string {
+		return `{"kind":"sheep","tiles":[{"id":` + id + `,"type":1,"x":0,"y":0,"layer":0},` +
+			`{"id":"b","type":1,"x":0,"y":0,"layer":1},{"id":"c","type":1,"x":0,"y":0,"layer":2}]}`
+	}
+	text := sheep(`"a\u0000"`) + "\n" + sheep(`"a\ud800"`) + "\n" + `{"kind":"twoends","values":[null,2]}` + "\n" + sheep(`"a"`) + "\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, _ := runCLI(t, "", "solve", path)
+	if code != exitError {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	lines := decodeLines[solveOut](t, strings.NewReader(stdout))
+	if len(lines) != 4 {
+		t.Fatalf("%d lines, want 4:\n%s", len(lines), stdout)
+	}
+	for i, field := range []string{"tiles[0].id", "tiles[0].id", "values[0]", ""} {
+		if l := lines[i]; l.Field != field || (field == "") != (l.Error == "") {
+			t.Errorf("line %d: %+v, want an error on %q", i+1, l, field)
+		}
+	}
+}

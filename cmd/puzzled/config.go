@@ -7,7 +7,6 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/puzzled/puzzled/api"
@@ -25,6 +24,7 @@ type config struct {
 	logLevel        string
 	limits          api.Limits
 	tokens          []api.StaticToken
+	tokensErr       error // a malformed token variable, reported by commands that serve
 	metricsAddr     string
 }
 
@@ -74,9 +74,10 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.Int64Var(&cfg.limits.JobBody, "max-job-body", int64(envInt("PUZZLED_MAX_JOB_BODY", 64<<20)), "bytes in a POST /v1/jobs body [PUZZLED_MAX_JOB_BODY]")
 		fs.Int64Var(&cfg.limits.BatchBody, "max-batch-body", int64(envInt("PUZZLED_MAX_BATCH_BODY", 512<<20)), "bytes in a POST /v1/batches body [PUZZLED_MAX_BATCH_BODY]")
 		fs.IntVar(&cfg.limits.BatchLevels, "max-batch-levels", envInt("PUZZLED_MAX_BATCH_LEVELS", 100_000), "levels in one batch [PUZZLED_MAX_BATCH_LEVELS]")
+		fs.IntVar(&cfg.limits.BatchUploads, "batch-uploads", envInt("PUZZLED_BATCH_UPLOADS", 4), "POST /v1/batches bodies read at once; more get 503 [PUZZLED_BATCH_UPLOADS]")
+		fs.Float64Var(&cfg.limits.MinUploadRate, "min-upload-rate", float64(envInt("PUZZLED_MIN_UPLOAD_RATE", 8<<10)), "least average bytes/s of a request body after 10 s; slower gets 408 [PUZZLED_MIN_UPLOAD_RATE]")
 		fs.Float64Var(&cfg.limits.SubmitRate, "submit-rate", float64(envInt("PUZZLED_SUBMIT_RATE", 20)), "submissions per second per token [PUZZLED_SUBMIT_RATE]")
-		cfg.tokens = staticTokens(os.Getenv("PUZZLED_API_TOKENS"), false)
-		cfg.tokens = append(cfg.tokens, staticTokens(os.Getenv("PUZZLED_API_READONLY_TOKENS"), true)...)
+		cfg.tokens, cfg.tokensErr = staticTokens()
 	}
 	if groups.Work {
 		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
@@ -96,20 +97,16 @@ func (c *config) logger() (*slog.Logger, error) {
 	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: level})), nil
 }
 
-// staticTokens parses PUZZLED_API_TOKENS / PUZZLED_API_READONLY_TOKENS:
-// comma-separated tokens, each "name:token" or a bare token.
-func staticTokens(list string, readOnly bool) []api.StaticToken {
-	var out []api.StaticToken
-	for i, item := range strings.Split(list, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		name, token, ok := strings.Cut(item, ":")
-		if !ok {
-			name, token = fmt.Sprintf("env-%d", i+1), item
-		}
-		out = append(out, api.StaticToken{Name: name, Token: token, ReadOnly: readOnly})
+// staticTokens reads PUZZLED_API_TOKENS and PUZZLED_API_READONLY_TOKENS
+// (format: api.ParseTokens).
+func staticTokens() ([]api.StaticToken, error) {
+	rw, err := api.ParseTokens(os.Getenv("PUZZLED_API_TOKENS"), false)
+	if err != nil {
+		return nil, fmt.Errorf("PUZZLED_API_TOKENS: %w", err)
 	}
-	return out
+	ro, err := api.ParseTokens(os.Getenv("PUZZLED_API_READONLY_TOKENS"), true)
+	if err != nil {
+		return nil, fmt.Errorf("PUZZLED_API_READONLY_TOKENS: %w", err)
+	}
+	return append(rw, ro...), nil
 }

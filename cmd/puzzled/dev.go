@@ -27,6 +27,9 @@ func runDev(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if cfg.tokensErr != nil {
+		return cfg.tokensErr
+	}
 	logger, err := cfg.logger()
 	if err != nil {
 		return err

@@ -20,6 +20,9 @@ func runServe(ctx context.Context, args []string) error {
 	if err := flagSet("serve", &cfg, flagGroups{Database: true, Redis: true, HTTP: true}).Parse(args); err != nil {
 		return err
 	}
+	if cfg.tokensErr != nil {
+		return cfg.tokensErr
+	}
 	logger, err := cfg.logger()
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package twoends
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"strconv"
@@ -46,6 +47,13 @@ func (kind) Parse(data []byte) (solver.Level, error) {
 	if in.Kind != Name {
 		return nil, solver.Errorf("kind", "must be %q, got %q", Name, in.Kind)
 	}
+	if bytes.Contains(data, []byte("null")) {
+		// encoding/json leaves a null element of []int64 at 0; the other
+		// kinds reject null, so find it (rare: only then decode again).
+		if err := nullValue(data); err != nil {
+			return nil, err
+		}
+	}
 	return NewLevel(in.Values)
 }
 
@@ -86,4 +94,20 @@ func valuesError(data []byte, err error) error {
 		}
 	}
 	return err
+}
+
+// nullValue names the first null element of "values".
+func nullValue(data []byte) error {
+	var raw struct {
+		Values []json.RawMessage `json:"values"`
+	}
+	if json.Unmarshal(data, &raw) != nil {
+		return nil
+	}
+	for i, r := range raw.Values {
+		if string(r) == "null" {
+			return solver.Errorf("values["+strconv.Itoa(i)+"]", "must be an integer in [%d, %d], got null", -int64(MaxAbsValue), int64(MaxAbsValue))
+		}
+	}
+	return nil
 }

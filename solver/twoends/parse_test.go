@@ -22,6 +22,8 @@ func TestParse(t *testing.T) {
 		{"empty", `{"kind":"twoends","values":[]}`, "", "values"},
 		{"missing", `{"kind":"twoends"}`, "", "values"},
 		{"null", `{"kind":"twoends","values":null}`, "", "values"},
+		{"null element", `{"kind":"twoends","values":[null,2]}`, "", "values[0]"},
+		{"null later", `{"kind":"twoends","values":[1, 2,null ]}`, "", "values[2]"},
 		{"too large", `{"kind":"twoends","values":[1,100000000001]}`, "", "values[1]"},
 		{"too small", `{"kind":"twoends","values":[-100000000001]}`, "", "values[0]"},
 		{"fraction", `{"kind":"twoends","values":[1,2,1.5]}`, "", "values[2]"},
