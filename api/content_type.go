@@ -28,6 +28,9 @@ func acceptContentType(w http.ResponseWriter, r *http.Request, accepted ...strin
 	if err == nil && slices.Contains(accepted, media) {
 		return true
 	}
+	// The body is not read: close the connection after the answer rather
+	// than drain a body that may be large or slow.
+	w.Header().Set("Connection", "close")
 	writeError(w, http.StatusUnsupportedMediaType,
 		"Content-Type "+ct+" is not accepted; send "+strings.Join(accepted, " or "), "Content-Type")
 	return false

@@ -119,7 +119,11 @@ func TestBatchUploadLimits(t *testing.T) {
 					}
 				}
 			}()
-			resp, err := http.Post(f.url+path, "application/x-ndjson", pr)
+			ct := "application/json"
+			if path == "/v1/batches" {
+				ct = "application/x-ndjson"
+			}
+			resp, err := http.Post(f.url+path, ct, pr)
 			pr.CloseWithError(io.ErrClosedPipe)
 			if err != nil {
 				t.Fatal(err)

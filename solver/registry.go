@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Registry maps kind names to kinds. Build one with [NewRegistry]; it is
@@ -62,7 +63,7 @@ func (r *Registry) Parse(data []byte) (Level, error) {
 		if k := r.detect(data); k != nil {
 			return k.Parse(data)
 		}
-		return nil, &FieldError{Field: "kind", Reason: "missing; one of " + fmt.Sprint(r.Names())}
+		return nil, &FieldError{Field: "kind", Reason: "missing: a level needs \"kind\", one of " + strings.Join(r.Names(), ", ")}
 	}
 	return r.ParseAs(*head.Kind, data)
 }
