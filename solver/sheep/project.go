@@ -197,7 +197,7 @@ func (s *search) newProjection(reach [][]uint64) *search {
 	c := s.cursor
 	pp := s.sched.proj
 	limit := min(pp.perNodes, maxProjectionNodes, pp.total-c.spent)
-	sub := newSearch(project(s.b.l, reach, c.mask), s.m, schedule{first: limit})
+	sub := newSearch(project(s.b.l, reach, c.mask), s.m, schedule{first: limit, noPressure: s.sched.noPressure})
 	sub.parent = s
 	return sub
 }

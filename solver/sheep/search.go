@@ -29,6 +29,9 @@ type schedule struct {
 	// proj runs projection proofs (project.go) when a limited pass 0
 	// ends undecided, before the restarts; its zero value is sheep/2.
 	proj projectionPlan
+	// noPressure turns off the tray-pressure bound (pressure.go), as
+	// sheep/2 and sheep/3 ran; the zero value prunes with it (sheep/4).
+	noPressure bool
 }
 
 // restartSchedule is for large levels: most realistic levels are won
@@ -40,7 +43,7 @@ var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, 
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it, without projection
 // proofs: the benchmark's baseline in the same run.
-var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512}
+var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, noPressure: true}
 
 // defaultProjections: 48 subsets of the fewest useful types and one more,
 // at most 4096 nodes each (about 0.1 s in all), spent only on levels pass
@@ -111,6 +114,7 @@ type search struct {
 	cursor    *projCursor // the projection phase (pass 0 only), see project.go
 	parent    *search     // a projection's search: its checkpoints are the parent's
 	projected uint64      // on outProjected: the types of the unsolvable projection
+	pressured int64       // states pruned by the tray-pressure bound (tests show it firing)
 }
 
 // outcome is how a search ended.
@@ -231,6 +235,11 @@ func (s *search) step(mv int32) bool {
 		return true
 	}
 	if s.dead.contains(b.hash, b.removed) {
+		s.retract()
+		return false
+	}
+	if !s.sched.noPressure && !b.tripleWithin() {
+		s.pressured++
 		s.retract()
 		return false
 	}

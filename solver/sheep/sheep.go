@@ -102,7 +102,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/3" }
+func (kind) Version() string { return "sheep/4" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
