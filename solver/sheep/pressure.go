@@ -1,5 +1,7 @@
 package sheep
 
+import "math/bits"
+
 // The tray-pressure bound (sheep/4): a state is dead when no triple can be
 // completed before the tray fills.
 //
@@ -24,6 +26,9 @@ package sheep
 // only computes closures of at most f tiles (from the clickable tiles
 // down: a tile's closure is itself plus its remaining coverers' closures),
 // and only when the fast path (need_u clickable tiles of one type) fails.
+// Closures are bitsets over the first 64 tiles the walk reaches; when it
+// reaches more, the check gives up and calls the state live (skipping a
+// prune is always sound).
 // When no type passes, the state is dead and the search prunes it. The
 // check with f = 1 is what genMoves already does for a click that leaves
 // one slot; the bound reaches any number of free slots.
@@ -31,28 +36,25 @@ package sheep
 // pressure is the scratch space of the check, reused across nodes.
 type pressure struct {
 	up     [][]int32 // tiles directly covering each tile
+	typ    []uint8   // the level's dense type of each tile
 	epoch  int64
-	seen   []int64 // epoch when a tile's closure was computed
-	ready  []int32 // remaining coverers with a small closure, this epoch
-	start  []int32 // closure of a tile: arena[start:start+size]
-	size   []int32
-	arena  []int32
+	seen   []int64  // epoch when a tile was reached by the walk
+	ready  []int32  // remaining coverers with a small closure, this epoch
+	local  []int8   // a small closure's tile: its bit in the closure sets, -1: none
+	sets   []uint64 // closures as bitsets over local bits, by local bit
 	queue  []int32
-	byType [][]int32 // tiles with a small closure, per type
-	mark   []int64   // union scratch: stamped membership
-	stamp  int64
+	byType [][]uint64 // closures of the tiles of each type with a small closure
 }
 
 func newPressure(l *Level) *pressure {
 	n := len(l.tiles)
 	p := &pressure{
 		up:     make([][]int32, n),
+		typ:    l.typ,
 		seen:   make([]int64, n),
 		ready:  make([]int32, n),
-		start:  make([]int32, n),
-		size:   make([]int32, n),
-		byType: make([][]int32, len(l.types)),
-		mark:   make([]int64, n),
+		local:  make([]int8, n),
+		byType: make([][]uint64, len(l.types)),
 	}
 	for a, bs := range l.below {
 		for _, b := range bs {
@@ -65,110 +67,88 @@ func newPressure(l *Level) *pressure {
 // tripleWithin reports whether the claim above holds in b's state: false
 // proves the state dead. b must have tiles left and a live tray.
 func (b *board) tripleWithin() bool {
-	f := int32(b.l.slots - b.traySize)
+	f := b.l.slots - b.traySize
 	for u, c := range b.tray {
-		if need := 3 - int32(c); need <= f && b.clkTyp[u] >= need {
+		if need := 3 - int(c); need <= f && int(b.clkTyp[u]) >= need {
 			return true
 		}
 	}
 	p := b.press
 	p.epoch++
-	p.arena, p.queue = p.arena[:0], p.queue[:0]
+	p.queue, p.sets = p.queue[:0], p.sets[:0]
 	for u := range p.byType {
 		p.byType[u] = p.byType[u][:0]
 	}
 	for _, i := range b.clk {
-		p.seen[i] = p.epoch
-		p.start[i], p.size[i] = int32(len(p.arena)), 1
-		p.arena = append(p.arena, i)
-		p.queue = append(p.queue, i)
+		if !p.reach(i, 0, f) {
+			return true
+		}
 	}
 	for k := 0; k < len(p.queue); k++ {
 		x := p.queue[k]
-		p.byType[b.l.typ[x]] = append(p.byType[b.l.typ[x]], x)
 		for _, c := range b.l.below[x] {
 			if p.seen[c] != p.epoch {
-				p.seen[c], p.ready[c] = p.epoch, 0
-				p.size[c] = -1
+				p.seen[c], p.ready[c], p.local[c] = p.epoch, 0, -1
 			}
 			if p.ready[c]++; p.ready[c] < b.cov[c] {
 				continue
 			}
 			// Every remaining coverer of c has a small closure.
-			if p.unionInto(c, f) {
-				p.queue = append(p.queue, c)
+			var set uint64
+			for _, a := range p.up[c] {
+				if p.seen[a] == p.epoch && p.local[a] >= 0 {
+					set |= p.sets[p.local[a]]
+				}
+			}
+			if !p.reach(c, set, f) {
+				return true
 			}
 		}
 	}
-	for u, tiles := range p.byType {
+	for u, sets := range p.byType {
 		need := 3 - int(b.tray[u])
-		if need <= len(tiles) && int32(need) <= f && p.someUnionWithin(tiles, need, f) {
+		if need <= len(sets) && need <= f && someUnionWithin(sets, need, f) {
 			return true
 		}
 	}
 	return false
 }
 
-// unionInto computes c's closure (c and its remaining coverers' closures)
-// into the arena; it reports whether it has at most f tiles.
-func (p *pressure) unionInto(c int32, f int32) bool {
-	p.stamp++
-	start := int32(len(p.arena))
-	p.arena = append(p.arena, c)
-	p.mark[c] = p.stamp
-	for _, a := range p.up[c] {
-		if p.seen[a] != p.epoch || p.size[a] < 0 {
-			continue // removed (a remaining coverer always has a closure here)
-		}
-		for _, x := range p.arena[p.start[a] : p.start[a]+p.size[a]] {
-			if p.mark[x] != p.stamp {
-				p.mark[x] = p.stamp
-				p.arena = append(p.arena, x)
-				if int32(len(p.arena))-start > f {
-					p.arena = p.arena[:start]
-					return false
-				}
-			}
-		}
+// reach records tile i, whose coverers' closures are set, if its closure
+// has at most f tiles. It reports false when the bitsets are full.
+func (p *pressure) reach(i int32, set uint64, f int) bool {
+	p.seen[i], p.local[i] = p.epoch, -1
+	if len(p.sets) == 64 {
+		return false
 	}
-	p.start[c], p.size[c] = start, int32(len(p.arena))-start
+	set |= 1 << len(p.sets)
+	if bits.OnesCount64(set) > f {
+		return true
+	}
+	p.local[i] = int8(len(p.sets))
+	p.sets = append(p.sets, set)
+	p.queue = append(p.queue, i)
+	p.byType[p.typ[i]] = append(p.byType[p.typ[i]], set)
 	return true
 }
 
-// someUnionWithin reports whether need (1..3) of tiles have closures whose
-// union has at most f tiles.
-func (p *pressure) someUnionWithin(tiles []int32, need int, f int32) bool {
-	closure := func(x int32) []int32 { return p.arena[p.start[x] : p.start[x]+p.size[x]] }
-	// count marks the closures of xs and returns the union's size.
-	count := func(xs ...int32) int32 {
-		p.stamp++
-		n := int32(0)
-		for _, x := range xs {
-			for _, y := range closure(x) {
-				if p.mark[y] != p.stamp {
-					p.mark[y] = p.stamp
-					n++
-				}
-			}
-		}
-		return n
-	}
-	for i, a := range tiles {
+// someUnionWithin reports whether need (1..3) of sets have a union of at
+// most f tiles.
+func someUnionWithin(sets []uint64, need, f int) bool {
+	for i, a := range sets {
 		if need == 1 {
-			if p.size[a] <= f {
-				return true
-			}
-			continue
+			return true // every recorded closure has at most f tiles
 		}
-		for j := i + 1; j < len(tiles); j++ {
-			if need == 2 {
-				if count(a, tiles[j]) <= f {
-					return true
-				}
+		for j := i + 1; j < len(sets); j++ {
+			ab := a | sets[j]
+			if bits.OnesCount64(ab) > f {
 				continue
 			}
-			for k := j + 1; k < len(tiles); k++ {
-				if count(a, tiles[j], tiles[k]) <= f {
+			if need == 2 {
+				return true
+			}
+			for _, c := range sets[j+1:] {
+				if bits.OnesCount64(ab|c) <= f {
 					return true
 				}
 			}

@@ -238,7 +238,10 @@ func (s *search) step(mv int32) bool {
 		s.retract()
 		return false
 	}
-	if !s.sched.noPressure && !b.tripleWithin() {
+	// With one or two free slots the move generator's one-click
+	// look-ahead (order.go) already finds a dead state within one
+	// expansion, cheaper than the bound; it pays from three on.
+	if !s.sched.noPressure && b.l.slots-b.traySize >= 3 && !b.tripleWithin() {
 		s.pressured++
 		s.retract()
 		return false
