@@ -35,8 +35,9 @@ import "math/bits"
 
 // pressure is the scratch space of the check, reused across nodes.
 type pressure struct {
-	up     [][]int32 // tiles directly covering each tile
-	typ    []uint8   // the level's dense type of each tile
+	up     []int32 // tiles directly covering each tile: up[upAt[i]:upAt[i+1]]
+	upAt   []int32
+	typ    []uint8 // the level's dense type of each tile
 	epoch  int64
 	seen   []int64  // epoch when a tile was reached by the walk
 	ready  []int32  // remaining coverers with a small closure, this epoch
@@ -49,16 +50,22 @@ type pressure struct {
 func newPressure(l *Level) *pressure {
 	n := len(l.tiles)
 	p := &pressure{
-		up:     make([][]int32, n),
+		upAt:   make([]int32, n+1),
 		typ:    l.typ,
 		seen:   make([]int64, n),
 		ready:  make([]int32, n),
 		local:  make([]int8, n),
 		byType: make([][]uint64, len(l.types)),
 	}
+	for i, k := range l.above {
+		p.upAt[i+1] = p.upAt[i] + k
+	}
+	p.up = make([]int32, p.upAt[n])
+	next := append([]int32(nil), p.upAt[:n]...)
 	for a, bs := range l.below {
 		for _, b := range bs {
-			p.up[b] = append(p.up[b], int32(a))
+			p.up[next[b]] = int32(a)
+			next[b]++
 		}
 	}
 	return p
@@ -95,7 +102,7 @@ func (b *board) tripleWithin() bool {
 			}
 			// Every remaining coverer of c has a small closure.
 			var set uint64
-			for _, a := range p.up[c] {
+			for _, a := range p.up[p.upAt[c]:p.upAt[c+1]] {
 				if p.seen[a] == p.epoch && p.local[a] >= 0 {
 					set |= p.sets[p.local[a]]
 				}
