@@ -30,8 +30,18 @@ type schedule struct {
 	// ends undecided, before the restarts; its zero value is sheep/2.
 	proj projectionPlan
 	// noPressure turns off the tray-pressure bound (pressure.go), as
-	// sheep/2 and sheep/3 ran; the zero value prunes with it (sheep/4).
-	noPressure bool
+	// sheep/2 and sheep/3 ran. Otherwise (sheep/4) the unlimited pass
+	// prunes with it, and so do limited passes when pressureAll is set
+	// (projection searches, whose only use is exhaustion). The limited
+	// passes of large levels look for a win; there the bound cost more
+	// time per node than it saved nodes (1.7–2.6x per node on L255w
+	// restarts for the same nodes).
+	noPressure, pressureAll bool
+}
+
+// pressure reports whether the current pass prunes with the bound.
+func (s *search) pressure() bool {
+	return !s.sched.noPressure && (s.sched.pressureAll || s.sched.limit(s.pass) == 0)
 }
 
 // restartSchedule is for large levels: most realistic levels are won
@@ -241,7 +251,7 @@ func (s *search) step(mv int32) bool {
 	// With one or two free slots the move generator's one-click
 	// look-ahead (order.go) already finds a dead state within one
 	// expansion, cheaper than the bound; it pays from three on.
-	if !s.sched.noPressure && b.l.slots-b.traySize >= 3 && !b.tripleWithin() {
+	if b.l.slots-b.traySize >= 3 && s.pressure() && !b.tripleWithin() {
 		s.pressured++
 		s.retract()
 		return false
