@@ -19,6 +19,7 @@ import "math/bits"
 type weights struct {
 	score, threat, pair, jewels, danger, dead, bump int64
 	horizon                                         int64 // 0: no fading
+	chain                                           int64 // chainPotential
 }
 
 // Evaluation sets (Config.Eval).
@@ -115,6 +116,9 @@ func (e *evaluator) eval(b *board, score int64, t target, left int) int64 {
 	potential := e.w.pair * pairs
 	if e.w.threat != 0 {
 		potential += e.w.threat * e.threats(b, &paired)
+	}
+	if e.w.chain != 0 {
+		potential += e.w.chain * e.chainPotential(b, &paired)
 	}
 	if h := e.w.horizon; h > 0 && int64(left) < h {
 		potential = potential * int64(left) / h
