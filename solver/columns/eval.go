@@ -56,7 +56,7 @@ func tunedWeights(goal string) weights {
 	case GoalTarget:
 		return weights{score: 20, threat: 10, pair: 6, jewels: 2, danger: 300, dead: 400, bump: 3}
 	default: // score, survive: points and potential
-		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4, horizon: 4}
+		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4, horizon: 4, chain: 40}
 	}
 }
 
@@ -70,7 +70,7 @@ func restartWeights(goal string) weights {
 	case GoalClear, GoalTarget:
 		return classicWeights(goal)
 	default:
-		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4}
+		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4, chain: 40}
 	}
 }
 

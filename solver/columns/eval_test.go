@@ -31,12 +31,12 @@ func TestThreats(t *testing.T) {
 }
 
 // TestClassicEvalIgnoresNewTerms: the classic weights give no weight to
-// threats, dead columns, bumpiness or the horizon, so the baseline is
-// columns/1's evaluation.
+// threats, dead columns, bumpiness, the horizon or chain potential, so the
+// baseline is columns/1's evaluation.
 func TestClassicEvalIgnoresNewTerms(t *testing.T) {
 	for _, goal := range allGoals {
 		w := classicWeights(goal)
-		if w.threat != 0 || w.dead != 0 || w.bump != 0 || w.horizon != 0 {
+		if w.threat != 0 || w.dead != 0 || w.bump != 0 || w.horizon != 0 || w.chain != 0 {
 			t.Fatalf("%s: classic weights %+v", goal, w)
 		}
 	}
