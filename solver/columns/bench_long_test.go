@@ -23,17 +23,20 @@ const (
 // longLevels generates n long levels (6×13, goals in turn clear, score,
 // target, survive; rules alternating every four; 4–6 colors; 40–100
 // pieces). A score goal asks for 8 points per piece (10 with 4 colors):
-// columns/1 reaches it on few levels.
+// columns/1 reaches it on few levels. PUZZLED_LONG_SCORE_PER_PIECE
+// raises the ask (4 colors: 5/4 of it): a threshold no solver meets lets
+// both play to the end, so the score ratio is not capped by it.
 func longLevels(tb testing.TB, seed uint64, n int) []*Level {
 	tb.Helper()
+	ask := int64(envInt(tb, "PUZZLED_LONG_SCORE_PER_PIECE", 8))
 	rng := rand.New(rand.NewPCG(seed, 19))
 	out := make([]*Level, 0, n)
 	for i := range n {
 		colors := 4 + rng.IntN(3)
 		pieces := 40 + rng.IntN(61)
-		perPiece := int64(8)
+		perPiece := ask
 		if colors == 4 {
-			perPiece = 10
+			perPiece = ask * 5 / 4
 		}
 		l, err := Generate(rng, GenConfig{Width: 6, Height: 13, Rule: allRules[i/4%2], Colors: colors,
 			Fill: 0.3, Pieces: pieces, Goal: allGoals[i%4], Score: perPiece * int64(pieces)})
