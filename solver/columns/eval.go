@@ -70,7 +70,7 @@ func restartWeights(goal string) weights {
 	case GoalClear, GoalTarget:
 		return classicWeights(goal)
 	default:
-		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4, chain: 40}
+		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4, chain: 20}
 	}
 }
 
