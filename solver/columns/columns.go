@@ -5,8 +5,9 @@
 // unsolvable) and an anytime beam search for long ones: rounds of doubling
 // width, each width with two weight sets, that go on until the time budget
 // runs out, scoring positions by
-// points, near-matches with room to finish them, pairs, heights, dead
-// columns and bumpiness (docs/columns.md).
+// points, near-matches with room to finish them, chain potential (the most
+// points one dropped jewel sets off), pairs, heights, dead columns and
+// bumpiness (docs/columns.md).
 //
 // # Rules
 //

@@ -19,6 +19,7 @@ import "math/bits"
 type weights struct {
 	score, threat, pair, jewels, danger, dead, bump int64
 	horizon                                         int64 // 0: no fading
+	chain                                           int64 // chainPotential
 }
 
 // Evaluation sets (Config.Eval).
@@ -55,7 +56,7 @@ func tunedWeights(goal string) weights {
 	case GoalTarget:
 		return weights{score: 20, threat: 10, pair: 6, jewels: 2, danger: 300, dead: 400, bump: 3}
 	default: // score, survive: points and potential
-		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4, horizon: 4}
+		return weights{score: 30, threat: 25, pair: 64, jewels: 2, danger: 600, dead: 800, bump: 4, horizon: 4, chain: 40}
 	}
 }
 
@@ -69,7 +70,7 @@ func restartWeights(goal string) weights {
 	case GoalClear, GoalTarget:
 		return classicWeights(goal)
 	default:
-		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4}
+		return weights{score: 20, threat: 50, pair: 64, jewels: -4, danger: 600, dead: 800, bump: 4, horizon: 4, chain: 20}
 	}
 }
 
@@ -115,6 +116,9 @@ func (e *evaluator) eval(b *board, score int64, t target, left int) int64 {
 	potential := e.w.pair * pairs
 	if e.w.threat != 0 {
 		potential += e.w.threat * e.threats(b, &paired)
+	}
+	if e.w.chain != 0 {
+		potential += e.w.chain * e.chainPotential(b, &paired)
 	}
 	if h := e.w.horizon; h > 0 && int64(left) < h {
 		potential = potential * int64(left) / h

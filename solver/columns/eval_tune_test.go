@@ -19,7 +19,7 @@ import (
 // the goal with PUZZLED_TUNE_GOAL (default survive; score and survive
 // share weights), the level count with PUZZLED_TUNE_LEVELS (default 24)
 // the width with PUZZLED_TUNE_WIDTH (default 64) and the base weights
-// with PUZZLED_TUNE_BASE ("score,threat,pair,jewels,danger,dead,bump,horizon");
+// with PUZZLED_TUNE_BASE ("score,threat,pair,jewels,danger,dead,bump,horizon,chain");
 // PUZZLED_TUNE_ONLY="score,pair" varies only those weights. Run with
 // -benchtime=1x.
 func BenchmarkTuneEval(b *testing.B) {
@@ -41,9 +41,9 @@ func BenchmarkTuneEval(b *testing.B) {
 	levels = levels[:min(n, len(levels))]
 	base := tunedWeights(goal)
 	if s := envString("PUZZLED_TUNE_BASE"); s != "" {
-		// score,threat,pair,jewels,danger,dead,bump,horizon
-		if _, err := fmt.Sscanf(s, "%d,%d,%d,%d,%d,%d,%d,%d", &base.score, &base.threat, &base.pair,
-			&base.jewels, &base.danger, &base.dead, &base.bump, &base.horizon); err != nil {
+		// score,threat,pair,jewels,danger,dead,bump,horizon,chain
+		if _, err := fmt.Sscanf(s, "%d,%d,%d,%d,%d,%d,%d,%d,%d", &base.score, &base.threat, &base.pair,
+			&base.jewels, &base.danger, &base.dead, &base.bump, &base.horizon, &base.chain); err != nil {
 			b.Fatalf("PUZZLED_TUNE_BASE: %v", err)
 		}
 	}
@@ -74,6 +74,7 @@ func BenchmarkTuneEval(b *testing.B) {
 			{"dead", func(w *weights) *int64 { return &w.dead }},
 			{"bump", func(w *weights) *int64 { return &w.bump }},
 			{"horizon", func(w *weights) *int64 { return &w.horizon }},
+			{"chain", func(w *weights) *int64 { return &w.chain }},
 		}
 		only := envString("PUZZLED_TUNE_ONLY") // comma-separated weight names
 		for _, fd := range fields {

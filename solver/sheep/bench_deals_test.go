@@ -12,15 +12,20 @@ import (
 	"github.com/puzzled/puzzled/solver"
 )
 
-// realStyleLayouts are the two layouts of BenchmarkDeals, shaped like the
+// realStyleLayouts are the layouts of BenchmarkDeals, shaped like the
 // game's: 24 layers stacked into towers (Mounds), two blind piles of 8–12
-// tiles each, 14 and 15 types.
+// tiles each, 14 and 15 types. L255 is one tight tower, far harder than
+// the game's layouts (sheep/2 leaves every deal unknown); L264, two
+// towers, is easier (all solved in milliseconds). L255w is one broad
+// mound (Spread 24): sheep/2 leaves about half its deals unknown at 10 s,
+// as it does on real deals of the game's layouts.
 func realStyleLayouts(tb testing.TB) map[string]*Level {
 	tb.Helper()
 	out := map[string]*Level{}
 	for name, o := range map[string]GenerateOpts{
-		"L255": {Tiles: 255, Layers: 24, Types: 14, Mounds: 1},
-		"L264": {Tiles: 264, Layers: 24, Types: 15, Mounds: 2},
+		"L255":  {Tiles: 255, Layers: 24, Types: 14, Mounds: 1},
+		"L264":  {Tiles: 264, Layers: 24, Types: 15, Mounds: 2},
+		"L255w": {Tiles: 255, Layers: 24, Types: 14, Mounds: 1, Spread: 24},
 	} {
 		g, err := Generate(rand.New(rand.NewPCG(1, 0x1a70)), o)
 		if err != nil {
@@ -41,15 +46,17 @@ func benchDeals() int {
 }
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
-// SHEEP_BENCH_MS per deal (default 10 s), with sheep/3 and with sheep/2
-// (the same code without projection proofs) on the same deals, in the same
+// SHEEP_BENCH_MS per deal (default 10 s), with sheep/4 and with sheep/2
+// (the same code without projection proofs and tray-pressure bound) on
+// the same deals, in the same
 // run. Besides the verdict counts it reports proven-unsolvable deals by
-// proof kind. Run with -benchtime=1x.
+// proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264). Run
+// with -benchtime=1x.
 func BenchmarkDeals(b *testing.B) {
 	layouts := realStyleLayouts(b)
 	n := benchDeals()
 	budget := solver.Budget{MaxMS: benchBudget()}
-	for _, name := range []string{"L255", "L264"} {
+	for _, name := range benchLayoutNames() {
 		var deals []*Level
 		for k := range n {
 			d, err := Deal(rand.New(rand.NewPCG(1, uint64(k))), layouts[name], 0)
@@ -61,7 +68,7 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep3", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep4", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -91,10 +98,18 @@ func BenchmarkDeals(b *testing.B) {
 	}
 }
 
+// benchLayoutNames is SHEEP_LAYOUTS (comma-separated) or all layouts.
+func benchLayoutNames() []string {
+	if v := os.Getenv("SHEEP_LAYOUTS"); v != "" {
+		return strings.Split(v, ",")
+	}
+	return []string{"L255", "L255w", "L264"}
+}
+
 // sheep2ScheduleFor is scheduleFor as sheep/2 had it.
 func sheep2ScheduleFor(l *Level) schedule {
 	if len(l.tiles) <= exhaustFirstTiles {
-		return schedule{}
+		return schedule{noPressure: true}
 	}
 	return sheep2Schedule
 }

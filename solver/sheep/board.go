@@ -19,6 +19,8 @@ type board struct {
 	left     int // tiles not yet clicked
 	depth    int // tiles clicked
 
+	press *pressure // scratch of the tray-pressure bound (pressure.go)
+
 	undoP []int32 // per applied move: position in clk
 	undoK []int32 // per applied move: tiles it made clickable
 }
@@ -34,6 +36,7 @@ func newBoard(l *Level) *board {
 		clkTyp:  make([]int32, len(l.types)),
 		tray:    make([]int8, len(l.types)),
 		left:    n,
+		press:   newPressure(l),
 	}
 	for i := range b.pos {
 		b.pos[i] = -1

@@ -8,9 +8,9 @@ import (
 	mathbits "math/bits"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 3:
+// Checkpoint payload (inside the solver.Meter envelope), version 4:
 //
-//	"SH" 0x02 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x04 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
@@ -24,8 +24,10 @@ import (
 //	  | the projection search's own payload (this format)
 //	| FNV-64a checksum of everything before (8 bytes)
 //
-// Version 3 (sheep/3) added the projection phase; payloads of version 2
-// are rejected as an unknown version, and the worker starts afresh.
+// Version 3 (sheep/3) added the projection phase. Version 4 (sheep/4) has
+// the same layout, but its searches prune with the tray-pressure bound, so
+// a version 3 path or node count means something else. Older payloads are
+// rejected as an unknown version, and the worker starts afresh.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -41,7 +43,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x03"
+const payloadMagic = "SH\x04"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint.

@@ -237,8 +237,8 @@ func TestUnlimitedPassCheckpointKeepsMore(t *testing.T) {
 	}
 }
 
-// TestResumeRejectsVersion2: a sheep/2 payload (magic "SH\x02") is
-// rejected cleanly, so the worker starts the search afresh.
+// TestResumeRejectsVersion2: a sheep/2 or sheep/3 payload (magic "SH\x02",
+// "SH\x03") is rejected cleanly, so the worker starts the search afresh.
 func TestResumeRejectsVersion2(t *testing.T) {
 	t.Parallel()
 	l := hardLevel(t)
@@ -248,11 +248,13 @@ func TestResumeRejectsVersion2(t *testing.T) {
 		CheckpointEvery: time.Hour,
 		Checkpoint:      func(b []byte) { blob = append(blob[:0], b...) },
 	})
-	old := append([]byte(nil), blob...)
-	old[20+2] = 0x02
-	_, err := Solve(t.Context(), l, solver.Options{Resume: old})
-	if err == nil || !strings.Contains(err.Error(), "unknown version") {
-		t.Fatalf("version 2 payload: err %v", err)
+	for _, v := range []byte{0x02, 0x03} {
+		old := append([]byte(nil), blob...)
+		old[20+2] = v
+		_, err := Solve(t.Context(), l, solver.Options{Resume: old})
+		if err == nil || !strings.Contains(err.Error(), "unknown version") {
+			t.Fatalf("version %d payload: err %v", v, err)
+		}
 	}
 }
 

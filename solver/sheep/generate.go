@@ -18,6 +18,11 @@ type GenerateOpts struct {
 	// game's own layouts (a real-style layout); 0 keeps a random centre
 	// and spread per layer.
 	Mounds int
+	// Spread is how loosely each layer of a mound gathers around its
+	// centre, in field units (a random jitter added to each cell's
+	// distance); 0 means 4, the tight towers of the first real-style
+	// layouts. Larger values give broader, shallower mounds.
+	Spread int
 }
 
 // Generated is a generated level; Witness is a winning line (tile ids in
@@ -123,7 +128,7 @@ func genGeometry(rng *rand.Rand, o GenerateOpts) []rawTile {
 	for layer := 1; layer <= o.Layers; layer++ {
 		var centre *[2]int
 		if len(centres) > 0 {
-			centre, spread = &centres[rng.IntN(len(centres))], 4
+			centre, spread = &centres[rng.IntN(len(centres))], max(o.Spread, 4)
 		}
 		raw = append(raw, genLayer(rng, layer, counts[layer-1], spread, centre)...)
 	}

@@ -2,6 +2,7 @@ package sheep
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/puzzled/puzzled/solver"
@@ -88,5 +89,29 @@ func TestGenerateDeterministic(t *testing.T) {
 	b, _ := Generate(rand.New(rand.NewPCG(9, 9)), GenerateOpts{Solvable: true})
 	if string(a.Level.Canonical()) != string(b.Level.Canonical()) {
 		t.Fatal("generator is not deterministic")
+	}
+}
+
+// TestGenerateSpreadBroadensMounds: with the same seed, a one-mound layout
+// with Spread 24 covers more distinct places than the tight tower (Spread
+// 0, i.e. 4) and its deepest tile lies under fewer tiles.
+func TestGenerateSpreadBroadensMounds(t *testing.T) {
+	t.Parallel()
+	shape := func(spread int) (places int, deepest int32) {
+		g, err := Generate(rand.New(rand.NewPCG(1, 0x1a70)), GenerateOpts{Tiles: 255, Layers: 24, Types: 14, Mounds: 1, Spread: spread})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[[2]int]bool{}
+		for _, tl := range g.Level.tiles {
+			seen[[2]int{tl.X, tl.Y}] = true
+		}
+		return len(seen), slices.Max(g.Level.beneath)
+	}
+	tightPlaces, tightDeep := shape(0)
+	widePlaces, wideDeep := shape(24)
+	t.Logf("tight: %d places, deepest stack %d; spread 24: %d places, %d", tightPlaces, tightDeep, widePlaces, wideDeep)
+	if widePlaces <= tightPlaces || wideDeep >= tightDeep {
+		t.Fatalf("spread 24 is not broader: %d places (tight %d), deepest %d (tight %d)", widePlaces, tightPlaces, wideDeep, tightDeep)
 	}
 }

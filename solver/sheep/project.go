@@ -197,7 +197,7 @@ func (s *search) newProjection(reach [][]uint64) *search {
 	c := s.cursor
 	pp := s.sched.proj
 	limit := min(pp.perNodes, maxProjectionNodes, pp.total-c.spent)
-	sub := newSearch(project(s.b.l, reach, c.mask), s.m, schedule{first: limit})
+	sub := newSearch(project(s.b.l, reach, c.mask), s.m, schedule{first: limit, noPressure: s.sched.noPressure, pressureAll: true})
 	sub.parent = s
 	return sub
 }
@@ -289,6 +289,6 @@ func checkProjectionProof(l *Level, list string) bool {
 		return false
 	}
 	m, _ := solver.NewMeter(context.Background(), solver.Options{})
-	s := newSearch(project(l, closure(l), mask), m, schedule{first: maxProjectionNodes})
+	s := newSearch(project(l, closure(l), mask), m, schedule{first: maxProjectionNodes, pressureAll: true})
 	return s.run() == outExhausted
 }

@@ -29,18 +29,34 @@ type schedule struct {
 	// proj runs projection proofs (project.go) when a limited pass 0
 	// ends undecided, before the restarts; its zero value is sheep/2.
 	proj projectionPlan
+	// noPressure turns off the tray-pressure bound (pressure.go), as
+	// sheep/2 and sheep/3 ran. Otherwise (sheep/4) the unlimited pass
+	// prunes with it, and so do limited passes when pressureAll is set
+	// (projection searches, whose only use is exhaustion). The limited
+	// passes of large levels look for a win; there the bound cost more
+	// time per node than it saved nodes (1.7–2.6x per node on L255w
+	// restarts for the same nodes).
+	noPressure, pressureAll bool
+}
+
+// pressure reports whether the current pass prunes with the bound.
+func (s *search) pressure() bool {
+	return !s.sched.noPressure && (s.sched.pressureAll || s.sched.limit(s.pass) == 0)
 }
 
 // restartSchedule is for large levels: most realistic levels are won
 // within a few hundred nodes, the hardest random ones of the benchmark
 // sets (seeds 1–100 and 1–300 of other streams) after up to ~70 restarts.
-// After 512 restarts (~4M nodes) the search settles for the exact last
-// pass.
-var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, proj: defaultProjections}
+// After 128 restarts (~1M nodes) the search settles for the exact last
+// pass: on deals of the one-tower layout L255 that pass proves 7 of 10
+// unsolvable within 2.3–8M nodes, so the 512 restarts (~4M nodes) of
+// sheep/2 and sheep/3 kept most of them unknown at 10 s (sheep/4 with 128:
+// 7 of 10 decided at 10 s, median 5.8 s; sheep/2 in the same run 6, 9.5 s).
+var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 128, proj: defaultProjections}
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it, without projection
 // proofs: the benchmark's baseline in the same run.
-var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512}
+var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, noPressure: true}
 
 // defaultProjections: 48 subsets of the fewest useful types and one more,
 // at most 4096 nodes each (about 0.1 s in all), spent only on levels pass
@@ -111,6 +127,7 @@ type search struct {
 	cursor    *projCursor // the projection phase (pass 0 only), see project.go
 	parent    *search     // a projection's search: its checkpoints are the parent's
 	projected uint64      // on outProjected: the types of the unsolvable projection
+	pressured int64       // states pruned by the tray-pressure bound (tests show it firing)
 }
 
 // outcome is how a search ended.
@@ -231,6 +248,14 @@ func (s *search) step(mv int32) bool {
 		return true
 	}
 	if s.dead.contains(b.hash, b.removed) {
+		s.retract()
+		return false
+	}
+	// With one or two free slots the move generator's one-click
+	// look-ahead (order.go) already finds a dead state within one
+	// expansion, cheaper than the bound; it pays from three on.
+	if b.l.slots-b.traySize >= 3 && s.pressure() && !b.tripleWithin() {
+		s.pressured++
 		s.retract()
 		return false
 	}

@@ -56,7 +56,9 @@
 // random bonus, then an unlimited pass with the plain order; smaller
 // levels get the unlimited pass at once. Between the first pass and the
 // restarts, projections onto a few type subsets are searched for a proof
-// (project.go). Any pass may win; any pass that exhausts the start proves
+// (project.go). The unlimited pass and projection searches also prune
+// states in which no triple can be completed before the tray fills (the
+// tray-pressure bound, pressure.go). Any pass may win; any pass that exhausts the start proves
 // the level unsolvable. Checkpoints (payload version 3) hold the pass,
 // the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
@@ -102,7 +104,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/3" }
+func (kind) Version() string { return "sheep/4" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
