@@ -35,6 +35,10 @@ type Config struct {
 	// Metrics is the registry served at /metrics; the API adds its own
 	// collectors. Nil means a new registry.
 	Metrics *prometheus.Registry
+	// Listener wakes long-polls (?wait=) when jobs become final; its owner
+	// runs it. Nil: the server starts its own at the first long-poll and
+	// stops it in Close.
+	Listener *store.Listener
 }
 
 // Limits bound what one request may ask for.
@@ -76,6 +80,7 @@ type Server struct {
 	limits  *rateLimits
 	metrics *httpMetrics
 	v1      []string // the /v1 route patterns, for Routes
+	waiter  *waiter
 }
 
 // New returns the API's handler with every route registered.
@@ -93,6 +98,7 @@ func New(cfg Config) *Server {
 		auth:    newAuthenticator(cfg.Store, cfg.Tokens),
 		limits:  newRateLimits(cfg.Limits.SubmitRate),
 		metrics: newHTTPMetrics(cfg.Metrics),
+		waiter:  newWaiter(cfg.Store, cfg.Listener),
 	}
 	cfg.Metrics.MustRegister(newJobsCollector(cfg.Store), queue.NewCollector(cfg.Queue.Inspector()))
 	s.routes()
@@ -114,17 +120,21 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /metrics", promhttp.HandlerFor(s.cfg.Metrics, promhttp.HandlerOpts{}))
 
 	s.handle("POST /v1/jobs", submit, s.createJob)
-	s.handle("GET /v1/jobs/{id}", read, s.getJob)
+	s.handle("GET /v1/jobs", read, s.listJobs)
+	s.handle("GET /v1/jobs/{id}", read, s.getJobWaiting)
 	s.handle("GET /v1/jobs/{id}/solution", read, s.getSolution)
 	s.handle("POST /v1/jobs/{id}/cancel", write, s.cancelJob)
 
 	s.handle("POST /v1/batches", submit, s.createBatch)
-	s.handle("GET /v1/batches/{id}", read, s.getBatch)
+	s.handle("GET /v1/batches", read, s.listBatches)
+	s.handle("GET /v1/batches/{id}", read, s.getBatchWaiting)
 	s.handle("GET /v1/batches/{id}/results", read, s.batchResults)
 	s.handle("GET /v1/batches/{id}/report", read, s.batchReport)
 	s.handle("POST /v1/batches/{id}/cancel", write, s.cancelBatch)
 
+	s.handle("GET /v1/levels", read, s.listLevels)
 	s.handle("GET /v1/levels/{hash}", read, s.getLevel)
+	s.handle("GET /v1/levels/{hash}/results", read, s.levelResults)
 	s.handle("GET /v1/stats", read, s.stats)
 	s.handle("GET /v1/openapi.json", read, s.openAPI)
 	s.handle("/v1/", read, s.notFound)

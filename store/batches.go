@@ -69,11 +69,14 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			return fmt.Errorf("insert levels: %w", err)
 		}
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
+		// The batch's labels apply to its jobs: copied here so that one
+		// index on jobs.labels answers GET /v1/jobs?label=….
+		labels := nullJSON(p.Labels)
 		_, err = tx.CopyFrom(ctx, pgx.Identifier{"jobs"},
-			[]string{"batch_id", "seq", "level_hash", "kind", "priority", "max_nodes", "max_ms", "max_attempts"},
+			[]string{"batch_id", "seq", "level_hash", "kind", "priority", "max_nodes", "max_ms", "max_attempts", "labels"},
 			pgx.CopyFromSlice(len(p.Levels), func(i int) ([]any, error) {
 				l := p.Levels[i]
-				return []any{id, int32(i), l.Hash, l.Kind, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts)}, nil
+				return []any{id, int32(i), l.Hash, l.Kind, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), labels}, nil
 			}))
 		if err != nil {
 			return fmt.Errorf("copy jobs: %w", err)
