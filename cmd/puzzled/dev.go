@@ -21,6 +21,7 @@ import (
 func runDev(ctx context.Context, args []string) error {
 	cfg := config{
 		concurrency:     runtime.NumCPU(),
+		interactive:     1,
 		checkpointEvery: 5 * time.Second,
 		staleAfter:      30 * time.Second,
 	}
@@ -28,6 +29,7 @@ func runDev(ctx context.Context, args []string) error {
 	dataDir := fs.String("data-dir", env("PUZZLED_DATA_DIR", ".puzzled"), "folder of the embedded PostgreSQL and Redis data [PUZZLED_DATA_DIR]")
 	fs.StringVar(&cfg.httpAddr, "http-addr", env("PUZZLED_HTTP_ADDR", "127.0.0.1:8080"), "HTTP listen address [PUZZLED_HTTP_ADDR]")
 	fs.IntVar(&cfg.concurrency, "concurrency", cfg.concurrency, "solves at once")
+	fs.IntVar(&cfg.interactive, "interactive-slots", envInt("PUZZLED_INTERACTIVE_SLOTS", cfg.interactive), "solves reserved for interactive jobs [PUZZLED_INTERACTIVE_SLOTS]")
 	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error")
 	if err := fs.Parse(args); err != nil {
 		return err

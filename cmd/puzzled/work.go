@@ -60,12 +60,13 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	d := queue.NewDispatcher(queue.DispatcherConfig{
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter,
 	})
-	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency))
-	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency, Dispatcher: d, Logger: logger})
+	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.Int("interactive_slots", cfg.interactive))
+	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
+		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Logger: logger})
 }
 
 // workerStoreOpts: asynchronous commits, and a connection per solve plus
 // room for the dispatcher and checkpoints.
 func workerStoreOpts(cfg config) store.OpenOpts {
-	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(cfg.concurrency) + 8}
+	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(cfg.concurrency+cfg.interactive) + 8}
 }
