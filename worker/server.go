@@ -26,7 +26,7 @@ type ServeConfig struct {
 	// the interactive queue is empty (default queue.InteractivePoll).
 	InteractivePoll time.Duration
 	Dispatcher      *queue.Dispatcher
-	Logger      *slog.Logger
+	Logger          *slog.Logger
 }
 
 // Serve runs the asynq server with w's handler and the dispatcher until ctx
