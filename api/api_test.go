@@ -55,6 +55,7 @@ func setup(t *testing.T, cfg api.Config, work bool) *fixture {
 	t.Cleanup(func() { qc.Close() })
 	cfg.Store, cfg.Queue, cfg.Registry, cfg.Logger = st, qc, kinds.Registry(), logger
 	srv := api.New(cfg)
+	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(srv)
 	t.Cleanup(hs.Close)
 	if work {
