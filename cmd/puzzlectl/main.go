@@ -3,7 +3,8 @@
 // It solves levels locally without a server (solve), submits folders, globs
 // and NDJSON files of levels as one batch and follows it with a progress bar
 // (submit, wait), reports a batch's progress and results (status, results),
-// looks up stored levels (get) and runs one interactive job (job).
+// looks up stored levels (get), lists jobs, batches and levels with filters
+// (jobs, batches, levels) and runs one interactive job (job).
 //
 // Exit status: 0 on success; 1 on an error (bad usage, an invalid level, an
 // unreachable server); 2 when a waited-for batch or job has a failed job or
@@ -58,6 +59,9 @@ func commands() []command {
 		{"wait", "[--fail-on V]... ID", "wait for a batch with a progress bar", runWait},
 		{"report", "ID", "show a batch's report: verdicts by kind, unsolvable levels, percentiles", runReport},
 		{"get", "HASH", "show a stored level and its definitive result", runGet},
+		{"jobs", "[flags]", "list jobs by batch, kind, state, verdict, label, level, time", runJobs},
+		{"batches", "[flags]", "list batches by label and time", runBatches},
+		{"levels", "[flags]", "list stored levels by kind, verdict, label", runLevels},
 		{"job", "[flags] FILE", "solve one level as an interactive job and print the solution", runJob},
 	}
 }
