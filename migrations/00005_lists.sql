@@ -9,7 +9,9 @@ CREATE INDEX jobs_list_batch ON jobs (batch_id, created_at, id) WHERE batch_id I
 CREATE INDEX jobs_list_kind ON jobs (kind, created_at, id);
 CREATE INDEX jobs_list_state ON jobs (state, created_at, id);
 CREATE INDEX jobs_list_verdict ON jobs (verdict, created_at, id) WHERE verdict IS NOT NULL;
-CREATE INDEX jobs_list_level ON jobs (level_hash, created_at, id);
+-- labels is included so that GET /v1/levels?label= probes a level's jobs
+-- without reading their rows.
+CREATE INDEX jobs_list_level ON jobs (level_hash, created_at, id) INCLUDE (labels);
 -- label=key:value is containment (labels @> '{"key":"value"}').
 CREATE INDEX jobs_list_labels ON jobs USING gin (labels jsonb_path_ops) WHERE labels IS NOT NULL;
 -- "Is this batch final?" for long-polls: only live jobs are indexed.

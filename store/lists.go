@@ -248,8 +248,15 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 	if f.Verdict != "" {
 		w.add("r.verdict = ?", f.Verdict)
 	}
-	for _, lb := range f.Labels {
-		w.add("EXISTS (SELECT 1 FROM jobs j WHERE j.level_hash = l.hash AND j.labels @> ?::jsonb)", lb.json())
+	// A label is looked for among the level's jobs, one index probe per
+	// level (jobs_list_level) in the levels' order: the LIMIT keeps the
+	// planner from turning it into a semi-join over every labelled job.
+	var labelJoins strings.Builder
+	for i, lb := range f.Labels {
+		w.args = append(w.args, lb.json())
+		fmt.Fprintf(&labelJoins, `
+		JOIN LATERAL (SELECT 1 FROM jobs j WHERE j.level_hash = l.hash AND j.labels @> $%d::jsonb LIMIT 1) lb%d ON true`,
+			len(w.args), i)
 	}
 	w.common("l", nil, time.Time{}, time.Time{}, f.After, "hash")
 	join := "LEFT JOIN LATERAL"
@@ -257,7 +264,7 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 		join = "JOIN LATERAL"
 	}
 	return `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
-		FROM levels l
+		FROM levels l` + labelJoins.String() + `
 		` + join + ` (
 			SELECT * FROM results
 			WHERE level_hash = l.hash AND verdict IN ('solved', 'unsolvable')

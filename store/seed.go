@@ -30,7 +30,7 @@ var SeedKinds = []string{"zuma", "sheep", "columns", "twoends"}
 // batch's labels; a job outside a batch has {"designer":"d<i%50>"}), all
 // done (95 %: 70 % solved, 20 % unsolvable, 10 % unknown), failed or
 // canceled, and a result per done job. It statistics-analyzes the tables
-// afterwards. Nothing is queued, so no worker picks the jobs up.
+// afterwards and vacuums them. Nothing is queued, so no worker picks the jobs up.
 func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 	if p.Levels <= 0 || p.Batches <= 0 || p.Jobs < p.Batches {
 		return fmt.Errorf("store: seed: need levels, batches and at least a job per batch")
@@ -44,7 +44,7 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 		sum := sha256.Sum256([]byte("seed-level-" + strconv.Itoa(i)))
 		return hex.EncodeToString(sum[:])
 	}
-	return pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		// Ids are GENERATED ALWAYS, which COPY cannot set: with the tables
 		// locked, one COPY takes consecutive ids, read back afterwards.
 		if _, err := tx.Exec(ctx, `LOCK TABLE batches, jobs IN EXCLUSIVE MODE`); err != nil {
@@ -101,7 +101,7 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 				t := at(i, p.Jobs)
 				var batch *int64
 				var seq *int32
-				labels := fmt.Sprintf(`{"designer":"d%d"}`, i%50)
+				labels := fmt.Sprintf(`{"designer":"d%d"}`, i/10%50)
 				if b := min(i/perBatch, p.Batches-1); i%10 != 0 {
 					id, s := firstBatch+int64(b), int32(i-b*perBatch)
 					batch, seq, labels = &id, &s, batchLabels(b)
@@ -146,11 +146,17 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 		if err != nil {
 			return fmt.Errorf("store: seed results: %w", err)
 		}
-		if _, err := tx.Exec(ctx, `ANALYZE levels, batches, jobs, results`); err != nil {
-			return fmt.Errorf("store: seed analyze: %w", err)
-		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	// As autovacuum would, in time: statistics for the planner, the GIN
+	// indexes' pending lists merged, the visibility map set.
+	if _, err := s.pool.Exec(ctx, `VACUUM ANALYZE levels, batches, jobs, results`); err != nil {
+		return fmt.Errorf("store: seed vacuum: %w", err)
+	}
+	return nil
 }
 
 // firstOfLast returns the first id of the last n rows COPYed into table,
