@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/puzzled/puzzled/api"
@@ -32,6 +33,7 @@ type fixture struct {
 	url   string
 	store *store.Store
 	api   *api.Server
+	redis asynq.RedisConnOpt // the Redis DB the API enqueues into
 }
 
 // setup runs the API in-process on a database and Redis DB of the test's
@@ -70,7 +72,7 @@ func setup(t *testing.T, cfg api.Config, work bool) *fixture {
 		}()
 		t.Cleanup(func() { stop(); <-done })
 	}
-	return &fixture{url: hs.URL, store: st, api: srv}
+	return &fixture{url: hs.URL, store: st, api: srv, redis: opt}
 }
 
 func request(t *testing.T, method, url, token, body string) (int, string) {

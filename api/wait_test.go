@@ -1,14 +1,21 @@
 package api_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/columns"
+	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/worker"
 )
 
 // queuedJob stores a queued job that no worker runs (there is none).
@@ -166,5 +173,64 @@ func TestLongPollBatch(t *testing.T) {
 	start := time.Now()
 	if b, err := c.WaitBatch(ctx, id, 30*time.Second); err != nil || b.Done != 1 || time.Since(start) > 10*time.Second {
 		t.Fatalf("a final batch: %+v %v", b, err)
+	}
+}
+
+// TestInteractiveSlotWhileBulkBusy runs a worker with one bulk slot and one
+// reserved interactive slot: while a slow bulk job holds the bulk slot, an
+// interactive job still runs to completion.
+func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{}, false)
+	opt := f.redis
+	qc := queue.NewClient(opt)
+	t.Cleanup(func() { qc.Close() })
+	wctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	w := worker.New(worker.Config{Store: f.store, Registry: kinds.Registry()})
+	d := queue.NewDispatcher(queue.DispatcherConfig{Store: f.store, Client: qc, Poll: 20 * time.Millisecond})
+	go func() {
+		defer close(done)
+		_ = worker.Serve(wctx, w, worker.ServeConfig{Redis: opt, Concurrency: 1, InteractiveSlots: 1, Dispatcher: d})
+	}()
+	t.Cleanup(func() { stop(); <-done })
+	c := client.New(f.url)
+	ctx := t.Context()
+
+	r := rand.New(rand.NewPCG(7, 7))
+	// A search that runs until its budget: 200 pieces, a score out of reach.
+	lvl, err := columns.Generate(r, columns.GenConfig{Width: 8, Height: 14, Rule: columns.RuleLines, Colors: 6,
+		Fill: 0.4, Pieces: 200, Goal: columns.GoalScore, Score: 5000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slow, err := c.CreateJob(ctx, lvl.Canonical(), client.JobOptions{Priority: "bulk", Budget: solver.Budget{MaxMS: 30_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _, _ = c.CancelJob(context.Background(), slow.ID) })
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		j, err := c.GetJob(ctx, slow.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if j.State == store.StateRunning {
+			break
+		}
+		if time.Now().After(deadline) || client.JobFinal(j.State) {
+			t.Fatalf("the bulk job never ran long: %+v", j)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	quick, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[5,9,2,7]}`), client.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := c.WaitJob(ctx, quick.ID, 20*time.Second)
+	if err != nil || j.State != store.StateDone {
+		t.Fatalf("interactive job while the bulk slot is busy: %+v %v", j, err)
+	}
+	if s, err := c.GetJob(ctx, slow.ID); err != nil || s.State != store.StateRunning {
+		t.Fatalf("the bulk job is no longer running, the test proves nothing: %+v %v", s, err)
 	}
 }

@@ -35,7 +35,7 @@ func BatchKey(id int64) string { return "b" + strconv.FormatInt(id, 10) }
 // waiter, since notifications may have been missed meanwhile; waiters
 // re-read the state from the database after every wake-up.
 type Listener struct {
-	url    string
+	conn   *pgx.ConnConfig // the pool's, without the pool's own settings
 	logger *slog.Logger
 
 	mu      sync.Mutex
@@ -49,7 +49,7 @@ func (s *Store) NewListener(logger *slog.Logger) *Listener {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Listener{
-		url:     s.pool.Config().ConnString(),
+		conn:    s.pool.Config().ConnConfig.Copy(),
 		logger:  logger,
 		waiters: map[string]map[chan struct{}]struct{}{},
 		ready:   make(chan struct{}),
@@ -120,7 +120,7 @@ func (l *Listener) Run(ctx context.Context) {
 }
 
 func (l *Listener) listen(ctx context.Context) error {
-	conn, err := pgx.Connect(ctx, l.url)
+	conn, err := pgx.ConnectConfig(ctx, l.conn.Copy())
 	if err != nil {
 		return fmt.Errorf("store: listener connect: %w", err)
 	}
