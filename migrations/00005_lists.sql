@@ -14,6 +14,10 @@ CREATE INDEX jobs_list_verdict ON jobs (verdict, created_at, id) WHERE verdict I
 CREATE INDEX jobs_list_level ON jobs (level_hash, created_at, id) INCLUDE (labels);
 -- label=key:value is containment (labels @> '{"key":"value"}').
 CREATE INDEX jobs_list_labels ON jobs USING gin (labels jsonb_path_ops) WHERE labels IS NOT NULL;
+-- The planner estimates labels @> … from the most common label sets: keep
+-- many, so that a rare label is known rare and read through the GIN index
+-- rather than by walking the newest jobs until 100 match.
+ALTER TABLE jobs ALTER COLUMN labels SET STATISTICS 1000;
 -- "Is this batch final?" for long-polls: only live jobs are indexed.
 CREATE INDEX jobs_live_batch ON jobs (batch_id) WHERE state IN ('queued', 'running') AND batch_id IS NOT NULL;
 
@@ -55,6 +59,7 @@ CREATE TRIGGER jobs_notify_final AFTER UPDATE ON jobs
     FOR EACH STATEMENT EXECUTE FUNCTION puzzled_notify_final();
 
 -- +goose Down
+ALTER TABLE jobs ALTER COLUMN labels SET STATISTICS -1;
 DROP TRIGGER jobs_notify_final ON jobs;
 DROP FUNCTION puzzled_notify_final();
 DROP INDEX results_level_created;

@@ -33,7 +33,8 @@ import (
 // baseline), idle with them, and with them while a batch of slow columns
 // levels keeps every bulk slot busy.
 func runBenchQuery(ctx context.Context, args []string) error {
-	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: time.Minute, interactivePoll: queue.InteractivePoll}
+	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: time.Minute, interactivePoll: queue.InteractivePoll,
+		limits: api.Limits{SubmitRate: 1e6}} // one client submits as fast as it can
 	fs := flag.NewFlagSet("bench-query", flag.ContinueOnError)
 	fs.StringVar(&cfg.databaseURL, "database-url", "", "PostgreSQL URL of an empty database the bench may fill (default: embedded)")
 	fs.StringVar(&cfg.redisAddr, "redis-addr", "", "Redis address (default: embedded)")
