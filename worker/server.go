@@ -68,7 +68,7 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 			ShutdownTimeout: 10 * time.Second,
 			// asynq has no blocking dequeue: an idle server sleeps this
 			// long (±50 %) between polls. Short here, for latency; the
-			// cost is one small Redis script per poll (see docs/service.md).
+			// cost is one small Redis script per poll (see docs/queries.md).
 			TaskCheckInterval: poll,
 			Logger:            asynqLogger{logger.With(slog.String("component", "asynq-interactive"))},
 			LogLevel:          asynq.WarnLevel,
