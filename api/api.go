@@ -37,6 +37,10 @@ type Config struct {
 	// Metrics is the registry served at /metrics; the API adds its own
 	// collectors. Nil means a new registry.
 	Metrics *prometheus.Registry
+	// Listener wakes long-polls (?wait=) when jobs become final; its owner
+	// runs it. Nil: the server starts its own at the first long-poll and
+	// stops it in Close.
+	Listener *store.Listener
 }
 
 // Limits bound what one request may ask for.
@@ -99,6 +103,7 @@ type Server struct {
 	limits   *rateLimits
 	metrics  *httpMetrics
 	uploads  uploadSlots
+	waiter   *waiter
 	patterns []string // the route patterns, for Routes
 }
 
@@ -118,6 +123,7 @@ func New(cfg Config) *Server {
 		limits:  newRateLimits(cfg.Limits.SubmitRate),
 		metrics: newHTTPMetrics(cfg.Metrics),
 		uploads: make(uploadSlots, cfg.Limits.BatchUploads),
+		waiter:  newWaiter(cfg.Store, cfg.Listener),
 	}
 	cfg.Metrics.MustRegister(newJobsCollector(cfg.Store), queue.NewCollector(cfg.Queue.Inspector()))
 	s.routes()
@@ -139,18 +145,22 @@ func (s *Server) routes() {
 	s.handleOpen("GET /metrics", promhttp.HandlerFor(s.cfg.Metrics, promhttp.HandlerOpts{}).ServeHTTP)
 
 	s.handle("POST /v1/jobs", submit, s.createJob)
-	s.handle("GET /v1/jobs/{id}", read, s.getJob)
+	s.handle("GET /v1/jobs", read, s.listJobs)
+	s.handle("GET /v1/jobs/{id}", read, s.getJobWaiting)
 	s.handle("GET /v1/jobs/{id}/solution", read, s.getSolution)
 	s.handle("GET /v1/jobs/{id}/replay", read, s.replayJob)
 	s.handle("POST /v1/jobs/{id}/cancel", write, s.cancelJob)
 
 	s.handle("POST /v1/batches", submit, s.createBatch)
-	s.handle("GET /v1/batches/{id}", read, s.getBatch)
+	s.handle("GET /v1/batches", read, s.listBatches)
+	s.handle("GET /v1/batches/{id}", read, s.getBatchWaiting)
 	s.handle("GET /v1/batches/{id}/results", read, s.batchResults)
 	s.handle("GET /v1/batches/{id}/report", read, s.batchReport)
 	s.handle("POST /v1/batches/{id}/cancel", write, s.cancelBatch)
 
+	s.handle("GET /v1/levels", read, s.listLevels)
 	s.handle("GET /v1/levels/{hash}", read, s.getLevel)
+	s.handle("GET /v1/levels/{hash}/results", read, s.levelResults)
 	s.handle("GET /v1/stats", read, s.stats)
 	s.handle("GET /v1/openapi.json", read, s.openAPI)
 	s.handle("/v1/", read, s.notFound)

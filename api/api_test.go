@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/puzzled/puzzled/api"
@@ -35,6 +36,7 @@ type fixture struct {
 	url   string
 	store *store.Store
 	api   *api.Server
+	redis asynq.RedisConnOpt // the Redis DB the API enqueues into
 }
 
 // setup runs the API in-process on a database and Redis DB of the test's
@@ -58,6 +60,7 @@ func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 	t.Cleanup(func() { qc.Close() })
 	cfg.Store, cfg.Queue, cfg.Registry, cfg.Logger = st, qc, kinds.Registry(), logger
 	srv := api.New(cfg)
+	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(apicontract.Handler(t, srv))
 	t.Cleanup(hs.Close)
 	if work {
@@ -72,7 +75,7 @@ func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 		}()
 		t.Cleanup(func() { stop(); <-done })
 	}
-	return &fixture{url: hs.URL, store: st, api: srv}
+	return &fixture{url: hs.URL, store: st, api: srv, redis: opt}
 }
 
 func request(t *testing.T, method, url, token, body string) (int, string) {

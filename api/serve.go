@@ -19,6 +19,9 @@ func Serve(ctx context.Context, ln net.Listener, h http.Handler, logger *slog.Lo
 		IdleTimeout:       120 * time.Second, // idle keep-alive connections
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
+	if c, ok := h.(interface{ Close() }); ok {
+		srv.RegisterOnShutdown(c.Close) // long-polls answer at once
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

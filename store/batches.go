@@ -95,10 +95,12 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			return fmt.Errorf("insert levels: %w", err)
 		}
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
+		// The batch's labels apply to its jobs: copied here so that one
+		// index on jobs.labels answers GET /v1/jobs?label=….
 		if _, err := tx.Exec(ctx, `
-			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts)
-			SELECT $1, seq, hash, kind, $2, $3, $4, $5 FROM new_jobs ORDER BY seq`,
-			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts)); err != nil {
+			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts, labels)
+			SELECT $1, seq, hash, kind, $2, $3, $4, $5, $6 FROM new_jobs ORDER BY seq`,
+			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), nullJSON(p.Labels)); err != nil {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
 		if len(src.unique) == src.n {

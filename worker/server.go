@@ -16,8 +16,17 @@ import (
 type ServeConfig struct {
 	Redis       asynq.RedisConnOpt
 	Concurrency int // solves at once (default: number of CPUs)
-	Dispatcher  *queue.Dispatcher
-	Logger      *slog.Logger
+	// InteractiveSlots are solves reserved for the interactive queue, on
+	// top of Concurrency: a second asynq server that serves only that
+	// queue, so that a designer's job never waits for a bulk job to free
+	// a slot (the main server also takes interactive tasks first).
+	// 0 reserves none.
+	InteractiveSlots int
+	// InteractivePoll is how often the reserved slots look for a task when
+	// the interactive queue is empty (default queue.InteractivePoll).
+	InteractivePoll time.Duration
+	Dispatcher      *queue.Dispatcher
+	Logger          *slog.Logger
 }
 
 // Serve runs the asynq server with w's handler and the dispatcher until ctx
@@ -51,6 +60,29 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	if err := srv.Start(mux); err != nil {
 		return fmt.Errorf("worker: start asynq server: %w", err)
 	}
+	var reserved *asynq.Server
+	if cfg.InteractiveSlots > 0 {
+		poll := cfg.InteractivePoll
+		if poll <= 0 {
+			poll = queue.InteractivePoll
+		}
+		reserved = asynq.NewServer(cfg.Redis, asynq.Config{
+			Concurrency:     cfg.InteractiveSlots,
+			Queues:          map[string]int{queue.Interactive: 1},
+			RetryDelayFunc:  queue.RetryDelay,
+			ShutdownTimeout: 10 * time.Second,
+			// asynq has no blocking dequeue: an idle server sleeps this
+			// long (±50 %) between polls. Short here, for latency; the
+			// cost is one small Redis script per poll (see docs/queries.md).
+			TaskCheckInterval: poll,
+			Logger:            asynqLogger{logger.With(slog.String("component", "asynq-interactive"))},
+			LogLevel:          asynq.WarnLevel,
+		})
+		if err := reserved.Start(mux); err != nil {
+			srv.Shutdown()
+			return fmt.Errorf("worker: start interactive asynq server: %w", err)
+		}
+	}
 	dispCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	if cfg.Dispatcher != nil {
@@ -58,9 +90,15 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	}
 	<-ctx.Done()
 	logger.Info("worker shutting down")
-	srv.Stop()     // take no new tasks
+	srv.Stop() // take no new tasks
+	if reserved != nil {
+		reserved.Stop()
+	}
 	w.Shutdown()   // stop running searches; they hand their jobs back
 	srv.Shutdown() // wait for the handlers to return
+	if reserved != nil {
+		reserved.Shutdown()
+	}
 	w.Close()
 	stopDispatch()
 	wg.Wait()

@@ -137,8 +137,20 @@ func (c *Client) CancelJob(ctx context.Context, id int64) (wire.JobState, error)
 	return out.State, c.do(ctx, http.MethodPost, "/v1/jobs/"+strconv.FormatInt(id, 10)+"/cancel", nil, "", &out)
 }
 
-// CreateBatch submits levels as one batch (sent as NDJSON) and returns its id.
+// CreateBatch submits levels as one batch (sent as NDJSON, or as a JSON
+// object when it has labels) and returns its id.
 func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts JobOptions) (int64, error) {
+	if len(opts.Labels) > 0 {
+		// Labels travel only in the object form of the body.
+		body, _ := json.Marshal(struct {
+			Levels []json.RawMessage `json:"levels"`
+			JobOptions
+		}{levels, opts})
+		var out struct {
+			ID int64 `json:"id"`
+		}
+		return out.ID, c.do(ctx, http.MethodPost, "/v1/batches", bytes.NewReader(body), "application/json", &out)
+	}
 	var buf bytes.Buffer
 	for _, l := range levels {
 		buf.Write(bytes.TrimSpace(l))

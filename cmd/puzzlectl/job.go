@@ -13,10 +13,11 @@ import (
 	"github.com/puzzled/puzzled/solver/kinds"
 )
 
-// Polling of GET /v1/jobs/{id}: fast at first, then once a second.
+// Long-polls of GET /v1/jobs/{id}?wait=: a spinner is refreshed after each
+// second of waiting; without one a request waits up to 30 s.
 const (
-	jobPollFirst = 100 * time.Millisecond
-	jobPollMax   = time.Second
+	jobWaitSpinner = time.Second
+	jobWaitQuiet   = 30 * time.Second
 )
 
 func runJob(ctx context.Context, e *env, args []string) int {
@@ -64,7 +65,8 @@ func runJob(ctx context.Context, e *env, args []string) int {
 	return finishJob(ctx, e, c, j, reg.KindOf(lvl), lvl, fail)
 }
 
-// pollJob waits until the job is final, with a spinner on a terminal.
+// pollJob long-polls until the job is final, with a spinner on a terminal
+// (which the answer after each wait updates).
 func pollJob(ctx context.Context, e *env, c *client.Client, j wire.Job) (wire.Job, error) {
 	var spin *progressbar.ProgressBar
 	if isTerminal(e.stderr) {
@@ -72,22 +74,34 @@ func pollJob(ctx context.Context, e *env, c *client.Client, j wire.Job) (wire.Jo
 			progressbar.OptionSpinnerType(14), progressbar.OptionSetElapsedTime(true))
 		defer func() { _ = spin.Exit(); fmt.Fprintln(e.stderr) }()
 	}
-	every := jobPollFirst
+	wait := jobWaitQuiet
+	if spin != nil {
+		wait = jobWaitSpinner
+	}
 	for !j.State.Final() {
-		select {
-		case <-ctx.Done():
-			return j, ctx.Err()
-		case <-time.After(every):
-		}
-		every = min(2*every, jobPollMax)
-		next, err := c.GetJob(ctx, j.ID)
+		start := time.Now()
+		next, err := c.WaitJob(ctx, j.ID, wait)
 		if err != nil {
 			if ctx.Err() != nil || isPermanent(err) {
 				return j, err
 			}
-			continue // a transient error: try again
+			// A transient error: try again, a second later.
+			select {
+			case <-ctx.Done():
+				return j, ctx.Err()
+			case <-time.After(time.Second - time.Since(start)):
+			}
+			continue
 		}
 		j = next
+		if !j.State.Final() {
+			// An older server ignores wait and answers at once: pace it.
+			select {
+			case <-ctx.Done():
+				return j, ctx.Err()
+			case <-time.After(time.Second - time.Since(start)):
+			}
+		}
 		if spin != nil {
 			desc := string(j.State)
 			if j.Progress != nil {

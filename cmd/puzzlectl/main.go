@@ -3,8 +3,9 @@
 // It solves levels locally without a server (solve), submits folders, globs
 // and NDJSON files of levels as one batch and follows it with a progress bar
 // (submit, wait), reports a batch's progress and results (status, results),
-// looks up stored levels (get), runs one interactive job (job), deals a
-// sheep layout anew into NDJSON levels for a batch (deal) and prints the
+// looks up stored levels (get), lists jobs, batches and levels with filters
+// (jobs, batches, levels), runs one interactive job (job), deals a sheep
+// layout anew into NDJSON levels for a batch (deal) and prints the
 // canonical state of a level after each move of a plan (replay).
 //
 // Exit status: 0 on success; 1 on an error (bad usage, an invalid level, an
@@ -60,6 +61,9 @@ func commands() []command {
 		{"wait", "[--fail-on V]... ID", "wait for a batch with a progress bar", runWait},
 		{"report", "ID", "show a batch's report: verdicts by kind, unsolvable levels, percentiles", runReport},
 		{"get", "HASH", "show a stored level and its definitive result", runGet},
+		{"jobs", "[flags]", "list jobs by batch, kind, state, verdict, label, level, time", runJobs},
+		{"batches", "[flags]", "list batches by label and time", runBatches},
+		{"levels", "[flags]", "list stored levels by kind, verdict, label", runLevels},
 		{"job", "[flags] FILE", "solve one level as an interactive job and print the solution", runJob},
 		{"deal", "[flags] LAYOUT", "write N deals of a sheep layout as NDJSON levels, no server", runDeal},
 		{"replay", "[--step K] (--job ID | FILE)", "print a level's canonical state after each move of its plan", runReplay},

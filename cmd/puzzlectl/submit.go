@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/solver"
@@ -26,6 +27,8 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&opts.Priority, "priority", "", "interactive or bulk (server default: bulk)")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget per level in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget per level (0: none)")
+	var labels labelFlags
+	fs.Var(&labels, "label", "key:value label of the batch, which its jobs carry too (repeatable)")
 	wait := fs.Bool("wait", false, "wait for the batch with a progress bar and print a summary")
 	fail := failOn{}
 	fs.Var(fail, "fail-on", "with --wait: exit 2 if this verdict occurs: unsolvable, unknown or failed (repeatable)")
@@ -35,6 +38,14 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	}
 	if !wantArgs(fs, pos, 1, -1) {
 		return exitError
+	}
+	if len(labels) > 0 {
+		m := map[string]string{}
+		for _, l := range labels {
+			k, v, _ := strings.Cut(l, ":")
+			m[k] = v
+		}
+		opts.Labels, _ = json.Marshal(m)
 	}
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {

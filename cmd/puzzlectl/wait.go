@@ -10,7 +10,7 @@ import (
 	"github.com/puzzled/puzzled/api/wire"
 )
 
-// Polling of GET /v1/batches/{id}.
+// Long-polling of GET /v1/batches/{id}?wait=.
 const (
 	pollEvery      = time.Second
 	pollTimeout    = 30 * time.Second // per request
@@ -51,12 +51,16 @@ func waitBatch(ctx context.Context, e *env, c *client.Client, id int64, fail fai
 	return judge(e, b, fail)
 }
 
-// pollUntilDone polls until the batch is finished. Server and network
-// errors are retried up to maxPollFailure times in a row; answers that
-// retrying cannot change (404, 401, ...) end the wait at once.
+// pollUntilDone long-polls until the batch is finished: each request
+// answers as soon as the batch is final, or after pollEvery with its
+// progress (an older server that ignores wait is paced the same way).
+// Server and network errors are retried up to maxPollFailure times in a
+// row; answers that retrying cannot change (404, 401, ...) end the wait
+// at once.
 func pollUntilDone(ctx context.Context, c *client.Client, id int64, p *progress) (wire.Batch, error) {
 	failures := 0
 	for {
+		start := time.Now()
 		b, err := getBatch(ctx, c, id)
 		switch {
 		case err == nil:
@@ -78,7 +82,7 @@ func pollUntilDone(ctx context.Context, c *client.Client, id int64, p *progress)
 		select {
 		case <-ctx.Done():
 			return b, ctx.Err()
-		case <-time.After(pollEvery):
+		case <-time.After(pollEvery - time.Since(start)):
 		}
 	}
 }
@@ -86,7 +90,7 @@ func pollUntilDone(ctx context.Context, c *client.Client, id int64, p *progress)
 func getBatch(ctx context.Context, c *client.Client, id int64) (wire.Batch, error) {
 	ctx, cancel := context.WithTimeout(ctx, pollTimeout)
 	defer cancel()
-	return c.GetBatch(ctx, id)
+	return c.WaitBatch(ctx, id, pollEvery)
 }
 
 // isPermanent reports whether an API error will not go away by retrying.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/queue"
 )
 
 // config is the server configuration shared by every command.
@@ -19,6 +20,8 @@ type config struct {
 	redisDB         int
 	httpAddr        string
 	concurrency     int
+	interactive     int           // reserved interactive slots per worker
+	interactivePoll time.Duration // their idle poll
 	checkpointEvery time.Duration
 	staleAfter      time.Duration
 	logLevel        string
@@ -81,6 +84,8 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 	}
 	if groups.Work {
 		fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
+		fs.IntVar(&cfg.interactive, "interactive-slots", envInt("PUZZLED_INTERACTIVE_SLOTS", 1), "solves reserved for interactive jobs, on top of --concurrency [PUZZLED_INTERACTIVE_SLOTS]")
+		fs.DurationVar(&cfg.interactivePoll, "interactive-poll", envDuration("PUZZLED_INTERACTIVE_POLL", queue.InteractivePoll), "idle poll of the reserved interactive slots [PUZZLED_INTERACTIVE_POLL]")
 		fs.DurationVar(&cfg.checkpointEvery, "checkpoint-every", envDuration("PUZZLED_CHECKPOINT_EVERY", 5*time.Second), "least time between checkpoints of a search [PUZZLED_CHECKPOINT_EVERY]")
 		fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("PUZZLED_METRICS_ADDR", ""), "serve the worker's /metrics here, e.g. :9091 (default off) [PUZZLED_METRICS_ADDR]")
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -20,10 +21,11 @@ import (
 // and Redis whose data and password live in --data-dir. The HTTP flags and
 // the API token variables are those of serve.
 func runDev(ctx context.Context, args []string) error {
-	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: 30 * time.Second}
+	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: 30 * time.Second, interactivePoll: queue.InteractivePoll}
 	fs := flagSet("dev", &cfg, flagGroups{HTTP: true})
 	dataDir := fs.String("data-dir", env("PUZZLED_DATA_DIR", ".puzzled"), "folder of the embedded PostgreSQL and Redis data and their password [PUZZLED_DATA_DIR]")
 	fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
+	fs.IntVar(&cfg.interactive, "interactive-slots", envInt("PUZZLED_INTERACTIVE_SLOTS", 1), "solves reserved for interactive jobs, on top of --concurrency [PUZZLED_INTERACTIVE_SLOTS]")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -28,6 +28,7 @@ commands:
   dev       run API + worker with embedded PostgreSQL and Redis (data in ./.puzzled)
   migrate   apply database migrations ("migrate up")
   bench     measure asynq and end-to-end throughput
+  bench-query  measure list queries on 1,000,000 seeded jobs and interactive latency
   token     create an API token ("token create --name N [--read-only]")
   health    exit 0 if a URL (default the local /readyz) answers 200
 
@@ -42,13 +43,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cmds := map[string]func(context.Context, []string) error{
-		"serve":   runServe,
-		"work":    runWork,
-		"dev":     runDev,
-		"migrate": runMigrate,
-		"bench":   runBench,
-		"token":   runToken,
-		"health":  runHealth,
+		"serve":       runServe,
+		"work":        runWork,
+		"dev":         runDev,
+		"migrate":     runMigrate,
+		"bench":       runBench,
+		"bench-query": runBenchQuery,
+		"token":       runToken,
+		"health":      runHealth,
 	}
 	run, ok := cmds[os.Args[1]]
 	if !ok {

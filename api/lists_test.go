@@ -1,0 +1,359 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/store"
+)
+
+// labelsOf decodes a job's labels.
+func labelsOf(t *testing.T, raw json.RawMessage) map[string]any {
+	t.Helper()
+	m := map[string]any{}
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return m
+}
+
+func listJobs(t *testing.T, c *client.Client, f client.Filter) []store.JobListItem {
+	t.Helper()
+	var out []store.JobListItem
+	if err := c.ListJobs(t.Context(), f, func(j store.JobListItem) error {
+		out = append(out, j)
+		return nil
+	}); err != nil {
+		t.Fatalf("list jobs %v: %v", f, err)
+	}
+	return out
+}
+
+func ids(jobs []store.JobListItem) []int64 {
+	var out []int64
+	for _, j := range jobs {
+		out = append(out, j.ID)
+	}
+	return out
+}
+
+// TestListJobsEveryFilter runs real jobs (batches with labels, single jobs
+// with labels of their own, non-ASCII text, a canceled job), then checks
+// each filter of GET /v1/jobs against the same filter applied in Go to the
+// unfiltered list, with small pages so that cursors are followed.
+func TestListJobsEveryFilter(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{Metrics: prometheus.NewRegistry()}, true)
+	c := client.New(f.url)
+	ctx := t.Context()
+	var levels []json.RawMessage
+	for i := range 6 {
+		levels = append(levels, json.RawMessage(fmt.Sprintf(`{"kind":"twoends","values":[%d,1,%d]}`, i, i%3)))
+	}
+	levels = append(levels, json.RawMessage(`{"kind":"zuma","board":"RRWWRRBBRR"}`))
+	forest, err := c.CreateBatch(ctx, levels, client.JobOptions{Labels: json.RawMessage(`{"project":"forest","chapter":"3"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	desert, err := c.CreateBatch(ctx, levels[:3], client.JobOptions{Labels: json.RawMessage(`{"project":"desert"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	solo, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[9,8,7,1]}`),
+		client.JobOptions{Labels: json.RawMessage(`{"project":"forêt 森","designer":"Zoë"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bulk, err := c.CreateJob(ctx, levels[0], client.JobOptions{Priority: "bulk"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []int64{forest, desert} {
+		if got, err := c.WaitBatch(ctx, b, 30*time.Second); err != nil || got.Done != 1 {
+			t.Fatalf("batch %d: %+v %v", b, got, err)
+		}
+	}
+	for _, id := range []int64{solo.ID, bulk.ID} {
+		if j, err := c.WaitJob(ctx, id, 30*time.Second); err != nil || !j.State.Final() {
+			t.Fatalf("job %d: %+v %v", id, j, err)
+		}
+	}
+	// A queued job that is then canceled, never run: no worker sees it
+	// before the cancel because it is created straight in the store.
+	lvl := store.Level{Hash: strings.Repeat("ab", 32), Kind: "twoends", Body: []byte(`{"kind":"twoends","values":[1]}`)}
+	canceled, err := f.store.CreateJob(ctx, store.JobParams{Level: lvl, Priority: "bulk", MaxAttempts: 1, SolverVersion: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.store.CancelJob(ctx, canceled.ID); err != nil {
+		t.Fatal(err)
+	}
+
+	all := listJobs(t, c, client.Filter{"limit": {"3"}})
+	if len(all) != 7+3+3 {
+		t.Fatalf("all jobs: %d, want 13", len(all))
+	}
+	for i := 1; i < len(all); i++ {
+		a, b := all[i-1], all[i]
+		if a.CreatedAt.Before(b.CreatedAt) || (a.CreatedAt.Equal(b.CreatedAt) && a.ID <= b.ID) {
+			t.Fatalf("not newest first at %d: %+v then %+v", i, a, b)
+		}
+	}
+	mid := all[6].CreatedAt
+	hash0 := all[len(all)-1].LevelHash
+	cases := []struct {
+		name   string
+		filter client.Filter
+		keep   func(j store.JobListItem) bool
+	}{
+		{"batch", client.Filter{"batch": {fmt.Sprint(forest)}}, func(j store.JobListItem) bool {
+			return j.BatchID != nil && *j.BatchID == forest
+		}},
+		{"kind", client.Filter{"kind": {"zuma"}}, func(j store.JobListItem) bool { return j.Kind == "zuma" }},
+		{"state", client.Filter{"state": {"canceled"}}, func(j store.JobListItem) bool { return j.State == "canceled" }},
+		{"verdict", client.Filter{"verdict": {"solved"}}, func(j store.JobListItem) bool {
+			return j.Verdict != nil && *j.Verdict == "solved"
+		}},
+		{"level", client.Filter{"level": {hash0}}, func(j store.JobListItem) bool { return j.LevelHash == hash0 }},
+		{"batch label applies to its jobs", client.Filter{"label": {"project:forest"}}, func(j store.JobListItem) bool {
+			return j.BatchID != nil && *j.BatchID == forest
+		}},
+		{"two labels AND", client.Filter{"label": {"project:forest", "chapter:3"}}, func(j store.JobListItem) bool {
+			return j.BatchID != nil && *j.BatchID == forest
+		}},
+		{"labels that exclude each other", client.Filter{"label": {"project:forest", "project:desert"}},
+			func(store.JobListItem) bool { return false }},
+		{"non-ASCII label", client.Filter{"label": {"project:forêt 森"}}, func(j store.JobListItem) bool { return j.ID == solo.ID }},
+		{"job's own label", client.Filter{"label": {"designer:Zoë"}}, func(j store.JobListItem) bool { return j.ID == solo.ID }},
+		{"since", client.Filter{"since": {mid.Format(time.RFC3339Nano)}}, func(j store.JobListItem) bool { return !j.CreatedAt.Before(mid) }},
+		{"until", client.Filter{"until": {mid.Format(time.RFC3339Nano)}}, func(j store.JobListItem) bool { return j.CreatedAt.Before(mid) }},
+		{"kind and verdict and label", client.Filter{"kind": {"twoends"}, "verdict": {"solved"}, "label": {"project:desert"}},
+			func(j store.JobListItem) bool {
+				return j.Kind == "twoends" && j.Verdict != nil && *j.Verdict == "solved" && j.BatchID != nil && *j.BatchID == desert
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var want []int64
+			for _, j := range all {
+				if tc.keep(j) {
+					want = append(want, j.ID)
+				}
+			}
+			tc.filter["limit"] = []string{"2"}
+			got := ids(listJobs(t, c, tc.filter))
+			if !slices.Equal(got, want) {
+				t.Fatalf("%v: got %v, want %v", tc.filter, got, want)
+			}
+		})
+	}
+	// The filters are not vacuous: each selects some jobs and not all.
+	for _, n := range []int{len(listJobs(t, c, client.Filter{"kind": {"zuma"}})), len(listJobs(t, c, client.Filter{"state": {"canceled"}})),
+		len(listJobs(t, c, client.Filter{"label": {"project:forêt 森"}}))} {
+		if n == 0 || n == len(all) {
+			t.Fatalf("a filter selected %d of %d jobs", n, len(all))
+		}
+	}
+	if l := labelsOf(t, all[slices.IndexFunc(all, func(j store.JobListItem) bool { return j.ID == solo.ID })].Labels); l["project"] != "forêt 森" {
+		t.Fatalf("labels came back as %v", l)
+	}
+}
+
+func TestListBatchesAndLevels(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{Metrics: prometheus.NewRegistry()}, true)
+	c := client.New(f.url)
+	ctx := t.Context()
+	zuma := json.RawMessage(`{"kind":"zuma","board":"RRWWRRBBRR"}`)
+	two := json.RawMessage(`{"kind":"twoends","values":[4,1,2]}`)
+	b1, err := c.CreateBatch(ctx, []json.RawMessage{zuma, two}, client.JobOptions{Labels: json.RawMessage(`{"project":"森"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b2, err := c.CreateBatch(ctx, []json.RawMessage{two}, client.JobOptions{Budget: solver.Budget{MaxMS: 5000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []int64{b1, b2} {
+		if got, err := c.WaitBatch(ctx, b, 30*time.Second); err != nil || got.Done != 1 {
+			t.Fatalf("batch %d: %+v %v", b, got, err)
+		}
+	}
+	var batches []int64
+	collect := func(fl client.Filter) []int64 {
+		batches = nil
+		if err := c.ListBatches(ctx, fl, func(b store.BatchListItem) error {
+			batches = append(batches, b.ID)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return batches
+	}
+	if got := collect(client.Filter{"limit": {"1"}}); !slices.Equal(got, []int64{b2, b1}) {
+		t.Fatalf("batches: %v", got)
+	}
+	if got := collect(client.Filter{"label": {"project:森"}}); !slices.Equal(got, []int64{b1}) {
+		t.Fatalf("batches by label: %v", got)
+	}
+	if got := collect(client.Filter{"since": {time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}}); len(got) != 0 {
+		t.Fatalf("batches from the future: %v", got)
+	}
+
+	var levels []store.LevelListItem
+	list := func(fl client.Filter) []store.LevelListItem {
+		levels = nil
+		if err := c.ListLevels(ctx, fl, func(l store.LevelListItem) error {
+			levels = append(levels, l)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return levels
+	}
+	all := list(client.Filter{"limit": {"1"}})
+	if len(all) != 2 {
+		t.Fatalf("levels: %+v", all)
+	}
+	var twoHash string
+	for _, l := range all {
+		if l.Kind == "twoends" {
+			twoHash = l.Hash
+			if l.Verdict == nil || *l.Verdict != "solved" || l.Value == nil {
+				t.Fatalf("twoends level's newest definitive result: %+v", l)
+			}
+		}
+	}
+	if got := list(client.Filter{"kind": {"twoends"}}); len(got) != 1 || got[0].Hash != twoHash {
+		t.Fatalf("levels of kind twoends: %+v", got)
+	}
+	if got := list(client.Filter{"verdict": {"solved"}}); !slices.ContainsFunc(got, func(l store.LevelListItem) bool { return l.Hash == twoHash }) {
+		t.Fatalf("solved levels: %+v", got)
+	}
+	if got := list(client.Filter{"label": {"project:森"}}); len(got) != 2 {
+		t.Fatalf("levels labelled 森: %+v", got)
+	}
+	if got := list(client.Filter{"label": {"project:none"}}); len(got) != 0 {
+		t.Fatalf("levels labelled none: %+v", got)
+	}
+	var results []wire.LevelResultItem
+	if err := c.LevelResults(ctx, twoHash, func(r wire.LevelResultItem) error {
+		results = append(results, r)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// The twoends level ran in both batches: once solved, once a cached copy.
+	if len(results) != 2 || results[0].JobID <= results[1].JobID || results[0].Plan != nil {
+		t.Fatalf("results of the level: %+v", results)
+	}
+	if code, _ := request(t, "GET", f.url+"/v1/levels/"+strings.Repeat("0", 64)+"/results", "", ""); code != 404 {
+		t.Fatalf("results of an unknown level: %d", code)
+	}
+}
+
+func TestListBadParameters(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{}, false)
+	for _, q := range []struct{ path, field string }{
+		{"/v1/jobs?kind=chess", "kind"},
+		{"/v1/jobs?state=sleeping", "state"},
+		{"/v1/jobs?verdict=maybe", "verdict"},
+		{"/v1/jobs?batch=-1", "batch"},
+		{"/v1/jobs?level=abc", "level"},
+		{"/v1/jobs?label=nokey", "label"},
+		{"/v1/jobs?label=:v", "label"},
+		{"/v1/jobs?since=yesterday", "since"},
+		{"/v1/jobs?limit=0", "limit"},
+		{"/v1/jobs?limit=1001", "limit"},
+		{"/v1/jobs?cursor=zzz", "cursor"},
+		{"/v1/jobs?verdit=solved", "verdit"},
+		{"/v1/batches?kind=zuma", "kind"},
+		{"/v1/levels?verdict=unknown", "verdict"},
+		{"/v1/levels?cursor=" + url.QueryEscape("MTIz.NDU2"), "cursor"},
+		{"/v1/jobs/1?wait=forever", "wait"},
+		{"/v1/jobs/1?wait=61s", "wait"},
+		{"/v1/batches/1?wait=-1s", "wait"},
+	} {
+		code, body := request(t, "GET", f.url+q.path, "", "")
+		var e struct{ Field string }
+		_ = json.Unmarshal([]byte(body), &e)
+		if code != 400 || e.Field != q.field {
+			t.Errorf("GET %s = %d %s, want 400 naming %s", q.path, code, body, q.field)
+		}
+	}
+	if code, body := request(t, "GET", f.url+"/v1/jobs?limit=1000", "", ""); code != 200 || body != "{\"items\":[]}\n" {
+		t.Fatalf("empty list: %d %q", code, body)
+	}
+}
+
+// TestPaginationWhileJobsArrive pages through the jobs with small pages
+// while new jobs keep being stored between the requests: every job that
+// existed at the start is seen exactly once, in order.
+func TestPaginationWhileJobsArrive(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{}, false)
+	ctx := t.Context()
+	create := func(i int) int64 {
+		body := fmt.Sprintf(`{"kind":"twoends","values":[%d]}`, i)
+		lvl := store.Level{Hash: fmt.Sprintf("%064x", i), Kind: "twoends", Body: []byte(body)}
+		j, err := f.store.CreateJob(ctx, store.JobParams{Level: lvl, Priority: "bulk", MaxAttempts: 1, SolverVersion: "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j.ID
+	}
+	var before []int64
+	for i := range 40 {
+		before = append(before, create(i))
+	}
+	c := client.New(f.url)
+	q := client.Filter{"limit": {"3"}}
+	seen := map[int64]int{}
+	var order []int64
+	for n := 1000; ; n++ {
+		items, next, err := c.ListPage(ctx, "/v1/jobs", q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range items {
+			var j store.JobListItem
+			if err := json.Unmarshal(raw, &j); err != nil {
+				t.Fatal(err)
+			}
+			seen[j.ID]++
+			order = append(order, j.ID)
+		}
+		create(n) // a new job arrives between two pages
+		if next == "" {
+			break
+		}
+		q.Set("cursor", next)
+	}
+	for id, n := range seen {
+		if n > 1 {
+			t.Fatalf("job %d seen %d times", id, n)
+		}
+	}
+	for _, id := range before {
+		if seen[id] != 1 {
+			t.Fatalf("job %d was skipped", id)
+		}
+	}
+	if !slices.IsSortedFunc(order, func(a, b int64) int { return int(b - a) }) {
+		t.Fatalf("not newest first: %v", order)
+	}
+}
