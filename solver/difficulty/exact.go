@@ -1,0 +1,184 @@
+package difficulty
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// errNodes stops the exact search when its node budget is spent.
+var errNodes = errors.New("difficulty: exact search over its node budget")
+
+// exact is a plain memoised search over a [Game], independent of the
+// kind's own solver (whose pruning answers "is there a win", not "how many
+// moves win"). It runs in two stages on one node budget: winnable (stops
+// at the first win below each position) for the shares along the first
+// winning line, then lines (visits every winnable position) for the
+// lengths of all distinct winning lines.
+type exact struct {
+	ctx      context.Context
+	g        Game
+	nodes    int64
+	maxNodes int64
+	key      []byte
+	win      map[string]bool
+	hist     map[string][]float64
+	firstWin int64 // nodes when the first won position was reached, 0 before
+}
+
+func newExact(ctx context.Context, g Game, maxNodes int64) *exact {
+	return &exact{ctx: ctx, g: g, maxNodes: maxNodes, win: map[string]bool{}, hist: map[string][]float64{}}
+}
+
+// tick counts a node and reports why the search must stop, if it must.
+func (e *exact) tick() error {
+	e.nodes++
+	if e.nodes > e.maxNodes {
+		return errNodes
+	}
+	if e.nodes&1023 == 0 {
+		if err := e.ctx.Err(); err != nil {
+			return fmt.Errorf("difficulty: exact search: %w", err)
+		}
+	}
+	return nil
+}
+
+// winnable reports whether some sequence of moves from the current
+// position wins. Results are memoised by position key.
+func (e *exact) winnable() (bool, error) {
+	switch e.g.Status() {
+	case Won:
+		if e.firstWin == 0 {
+			e.firstWin = e.nodes
+		}
+		return true, nil
+	case Lost:
+		return false, nil
+	}
+	k := string(e.g.Key(e.key[:0]))
+	if w, ok := e.win[k]; ok {
+		return w, nil
+	}
+	if err := e.tick(); err != nil {
+		return false, err
+	}
+	res := false
+	for _, m := range e.g.Moves(nil) {
+		e.g.Play(m)
+		w, err := e.winnable()
+		e.g.Undo()
+		if err != nil {
+			return false, err
+		}
+		if w {
+			res = true
+			break
+		}
+	}
+	e.win[k] = res
+	return res, nil
+}
+
+// shares walks the first winning line for up to k decisions and returns,
+// at each, how many legal moves keep a win. The game is left where it was.
+func (e *exact) shares(k int) ([]Share, error) {
+	var out []Share
+	played := 0
+	defer func() {
+		for ; played > 0; played-- {
+			e.g.Undo()
+		}
+	}()
+	for len(out) < k && e.g.Status() == Playing {
+		moves := e.g.Moves(nil)
+		winning, next := 0, -1
+		for _, m := range moves {
+			e.g.Play(m)
+			w, err := e.winnable()
+			e.g.Undo()
+			if err != nil {
+				return nil, err
+			}
+			if w {
+				winning++
+				if next < 0 {
+					next = m
+				}
+			}
+		}
+		out = append(out, newShare(winning, len(moves)))
+		if next < 0 {
+			break
+		}
+		e.g.Play(next)
+		played++
+	}
+	return out, nil
+}
+
+// lines returns hist with hist[l] the number of distinct winning move
+// sequences of length l from the current position (nil if none). Losing
+// positions are known from winnable's memo or found here.
+func (e *exact) lines() ([]float64, error) {
+	switch e.g.Status() {
+	case Won:
+		return []float64{1}, nil
+	case Lost:
+		return nil, nil
+	}
+	k := string(e.g.Key(e.key[:0]))
+	if w, ok := e.win[k]; ok && !w {
+		return nil, nil
+	}
+	if h, ok := e.hist[k]; ok {
+		return h, nil
+	}
+	if err := e.tick(); err != nil {
+		return nil, err
+	}
+	var h []float64
+	for _, m := range e.g.Moves(nil) {
+		e.g.Play(m)
+		c, err := e.lines()
+		e.g.Undo()
+		if err != nil {
+			return nil, err
+		}
+		for l, n := range c {
+			for len(h) <= l+1 {
+				h = append(h, 0)
+			}
+			h[l+1] += n
+		}
+	}
+	e.hist[k] = h
+	return h, nil
+}
+
+// shortestAndMedian reads the shortest length and the median length (of
+// all lines, each counted once) from a histogram with at least one line.
+func shortestAndMedian(h []float64) (int, float64) {
+	shortest := sort.Search(len(h), func(i int) bool { return h[i] > 0 })
+	total := 0.0
+	for _, n := range h {
+		total += n
+	}
+	lo := lengthAt(h, (total-1)/2)
+	hi := lengthAt(h, total/2)
+	return shortest, float64(lo+hi) / 2
+}
+
+// lengthAt is the length of the line at 0-based rank r (floored) in
+// length order.
+func lengthAt(h []float64, r float64) int {
+	seen := 0.0
+	for l, n := range h {
+		seen += n
+		if seen > float64(int64(r)) {
+			return l
+		}
+	}
+	return len(h) - 1
+}
