@@ -61,6 +61,9 @@ func (e *exact) winnable() (bool, error) {
 	if w, ok := e.win[k]; ok {
 		return w, nil
 	}
+	if d, ok := e.g.(Decider); ok {
+		return e.decide(d, k)
+	}
 	if err := e.tick(); err != nil {
 		return false, err
 	}
@@ -79,6 +82,27 @@ func (e *exact) winnable() (bool, error) {
 	}
 	e.win[k] = res
 	return res, nil
+}
+
+// decide asks the kind's solver about the current position, whose key is
+// k, and charges its nodes to the budget.
+func (e *exact) decide(d Decider, k string) (bool, error) {
+	if err := e.tick(); err != nil {
+		return false, err
+	}
+	win, nodes, ok := d.Decide(e.ctx, e.maxNodes-e.nodes)
+	e.nodes += nodes
+	if err := e.ctx.Err(); err != nil {
+		return false, fmt.Errorf("difficulty: exact search: %w", err)
+	}
+	if !ok || e.nodes > e.maxNodes {
+		return false, errNodes
+	}
+	if win && e.firstWin == 0 {
+		e.firstWin = e.nodes
+	}
+	e.win[k] = win
+	return win, nil
 }
 
 // shares walks the first winning line for up to k decisions and returns,
@@ -129,11 +153,13 @@ func (e *exact) lines() ([]float64, error) {
 		return nil, nil
 	}
 	k := string(e.g.Key(e.key[:0]))
-	if w, ok := e.win[k]; ok && !w {
-		return nil, nil
-	}
 	if h, ok := e.hist[k]; ok {
 		return h, nil
+	}
+	// Dead subtrees are cut first: winnable is memoised (or decided by
+	// the kind's solver), so this costs little and skips their lines.
+	if w, err := e.winnable(); err != nil || !w {
+		return nil, err
 	}
 	if err := e.tick(); err != nil {
 		return nil, err

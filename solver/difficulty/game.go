@@ -1,5 +1,7 @@
 package difficulty
 
+import "context"
+
 // Status is where a game stands.
 type Status int8
 
@@ -34,6 +36,16 @@ type Game interface {
 	// Key appends an exact identity of the position (two positions with
 	// the same key have the same future) for the exact search's memo.
 	Key(dst []byte) []byte
+}
+
+// Decider is an optional method set of a [Game] whose kind has a solver
+// that decides a position much faster than plain search (bounds, pruning).
+// The exact search asks it instead of searching below the position.
+type Decider interface {
+	// Decide reports whether the current position can still be won, and
+	// the nodes the kind's solver spent; ok is false when it could not
+	// tell within maxNodes.
+	Decide(ctx context.Context, maxNodes int64) (win bool, nodes int64, ok bool)
 }
 
 // NewGame returns a fresh game at the level's start.
