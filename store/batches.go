@@ -153,8 +153,8 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, unique []Leve
 			FROM hit WHERE jobs.batch_id = $1 AND jobs.level_hash = hit.hash
 			RETURNING jobs.id, hit.src
 		)
-		INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)
-		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
+		INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats, difficulty)
+		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
 		FROM u JOIN results r ON r.job_id = u.src`, batchID, hitHashes, srcs)
 	if err != nil {
 		return fmt.Errorf("complete cached jobs: %w", err)
