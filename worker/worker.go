@@ -32,6 +32,9 @@ type Config struct {
 	CancelPoll time.Duration
 	// Observer, if set, is told about every finished solve (metrics).
 	Observer Observer
+	// DifficultyPlayouts is the number of playouts per player of the
+	// difficulty figures (0: difficulty.DefaultPlayouts; negative: none).
+	DifficultyPlayouts int
 }
 
 // Observer receives events for metrics.
@@ -256,6 +259,7 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 	if err := kind.Verify(lvl, res); err != nil {
 		return res, "", fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
 	}
+	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget)
 	return res, kind.Version(), nil
 }
 
