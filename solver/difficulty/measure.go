@@ -47,6 +47,10 @@ func measureExact(ctx context.Context, g Game, opts Options, f *Figures) error {
 		n := e.firstWin
 		f.NodesFirstSolution = &n
 	}
+	// Counting every winning line is the costly part (their number grows
+	// exponentially with the level); it gets at most a quarter of the
+	// budget, so a level where it cannot finish wastes little.
+	e.maxNodes = min(opts.ExactNodes, e.nodes+opts.ExactNodes/4)
 	h, err := e.lines()
 	if err != nil {
 		return ignoreBudget(err)
