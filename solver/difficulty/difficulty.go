@@ -27,7 +27,7 @@ const MaxPlayouts = 100_000
 
 // DefaultExactNodes bounds the exact search of [Measure]; past it the
 // exact figures are left out ("where affordable").
-const DefaultExactNodes = 100_000
+const DefaultExactNodes = 50_000
 
 // Options are the per-level settings of a measurement.
 type Options struct {

@@ -25,6 +25,28 @@ type exact struct {
 	win      map[string]bool
 	hist     map[string][]float64
 	firstWin int64 // nodes when the first won position was reached, 0 before
+	depth    int
+	bufs     [][]int // move lists by depth, reused
+}
+
+// moves returns the legal moves of the current position in the buffer
+// of the current depth; callers hold it until they return.
+func (e *exact) moves() []int {
+	for len(e.bufs) <= e.depth {
+		e.bufs = append(e.bufs, nil)
+	}
+	e.bufs[e.depth] = e.g.Moves(e.bufs[e.depth][:0])
+	return e.bufs[e.depth]
+}
+
+// play and undo move down and up the tree, keeping depth.
+func (e *exact) play(m int) { e.g.Play(m); e.depth++ }
+func (e *exact) undo()      { e.g.Undo(); e.depth-- }
+
+// lookupKey sets e.key to the current position's key; map lookups with
+// string(e.key) do not allocate, only inserts do.
+func (e *exact) lookupKey() {
+	e.key = e.g.Key(e.key[:0])
 }
 
 func newExact(ctx context.Context, g Game, maxNodes int64) *exact {
@@ -57,10 +79,11 @@ func (e *exact) winnable() (bool, error) {
 	case Lost:
 		return false, nil
 	}
-	k := string(e.g.Key(e.key[:0]))
-	if w, ok := e.win[k]; ok {
+	e.lookupKey()
+	if w, ok := e.win[string(e.key)]; ok {
 		return w, nil
 	}
+	k := string(e.key)
 	if d, ok := e.g.(Decider); ok {
 		return e.decide(d, k)
 	}
@@ -68,10 +91,10 @@ func (e *exact) winnable() (bool, error) {
 		return false, err
 	}
 	res := false
-	for _, m := range e.g.Moves(nil) {
-		e.g.Play(m)
+	for _, m := range e.moves() {
+		e.play(m)
 		w, err := e.winnable()
-		e.g.Undo()
+		e.undo()
 		if err != nil {
 			return false, err
 		}
@@ -112,16 +135,16 @@ func (e *exact) shares(k int) ([]Share, error) {
 	played := 0
 	defer func() {
 		for ; played > 0; played-- {
-			e.g.Undo()
+			e.undo()
 		}
 	}()
 	for len(out) < k && e.g.Status() == Playing {
 		moves := e.g.Moves(nil)
 		winning, next := 0, -1
 		for _, m := range moves {
-			e.g.Play(m)
+			e.play(m)
 			w, err := e.winnable()
-			e.g.Undo()
+			e.undo()
 			if err != nil {
 				return nil, err
 			}
@@ -136,7 +159,7 @@ func (e *exact) shares(k int) ([]Share, error) {
 		if next < 0 {
 			break
 		}
-		e.g.Play(next)
+		e.play(next)
 		played++
 	}
 	return out, nil
@@ -152,10 +175,11 @@ func (e *exact) lines() ([]float64, error) {
 	case Lost:
 		return nil, nil
 	}
-	k := string(e.g.Key(e.key[:0]))
-	if h, ok := e.hist[k]; ok {
+	e.lookupKey()
+	if h, ok := e.hist[string(e.key)]; ok {
 		return h, nil
 	}
+	k := string(e.key)
 	// Dead subtrees are cut first: winnable is memoised (or decided by
 	// the kind's solver), so this costs little and skips their lines.
 	if w, err := e.winnable(); err != nil || !w {
@@ -165,10 +189,10 @@ func (e *exact) lines() ([]float64, error) {
 		return nil, err
 	}
 	var h []float64
-	for _, m := range e.g.Moves(nil) {
-		e.g.Play(m)
+	for _, m := range e.moves() {
+		e.play(m)
 		c, err := e.lines()
-		e.g.Undo()
+		e.undo()
 		if err != nil {
 			return nil, err
 		}
