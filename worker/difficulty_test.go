@@ -47,7 +47,9 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 2, Dispatcher: d}) }()
+	go func() {
+		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 2, Dispatcher: d})
+	}()
 	defer func() {
 		cancel()
 		if err := <-done; err != nil {
