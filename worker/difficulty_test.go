@@ -93,4 +93,15 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 	if f := figs[3]; f == nil || f.Margin == nil || *f.Margin != 2 { // 3+1 against 2
 		t.Fatalf("twoends: figures %+v", f)
 	}
+
+	// The batch report counts the one scored level and lists it as hardest.
+	rep, err := e.st.BatchReport(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd := rep.Difficulty
+	if rd.Rated != 1 || rd.Histogram[*figs[0].Score-1] != 1 || len(rd.Hardest) != 1 ||
+		rd.Hardest[0].JobID != results[0].JobID || *rd.Hardest[0].Score != *figs[0].Score {
+		t.Fatalf("report difficulty %+v, want the solved zuma level with score %d", rd, *figs[0].Score)
+	}
 }
