@@ -5,18 +5,19 @@ import "math"
 // Weights of the score (docs/difficulty.md explains the choice and shows
 // the calibration).
 const (
-	weightRandom = 0.5
-	weightGreedy = 0.3
+	weightRandom = 0.4
+	weightGreedy = 0.4
 	weightFirst  = 0.2
-	// rateFloor is the win rate that counts as "never": 1 in 1,000, the
-	// default number of playouts.
+	// rateFloor is the win rate that counts as "never" (and 1 − rateFloor
+	// as "always"): 1 in 1,000, the resolution of the default playouts.
 	rateFloor = 1e-3
 )
 
 // Score is the 1–10 difficulty of a solvable level:
 //
-//	h(p)  = log10(1/max(p, 0.001)) / 3          (0 when p = 1, 1 when p ≤ 0.001)
-//	raw   = 0.5·h(random) + 0.3·h(greedy) + 0.2·(1 − first-move share)
+//	p'    = p clamped to [0.001, 0.999]
+//	h(p)  = (3 + log10((1 − p') / p')) / 6      (0 when p ≥ 0.999, ½ at p = ½, 1 when p ≤ 0.001)
+//	raw   = 0.4·h(random) + 0.4·h(greedy) + 0.2·(1 − first-move share)
 //	score = 1 + round(9·raw)
 //
 // Terms whose figure is missing are dropped and the weights of the others
@@ -44,8 +45,10 @@ func Score(f Figures) *int {
 	return &s
 }
 
-// hardness maps a win rate to [0, 1] on a log scale: each factor of ten
-// fewer wins adds a third.
+// hardness maps a win rate to [0, 1] on a log-odds scale, so that both
+// ends keep their resolution: 0.9 and 0.999 differ as much as 0.1 and
+// 0.001 (one player almost always wins a level, another almost never).
 func hardness(p float64) float64 {
-	return math.Log10(1/math.Max(p, rateFloor)) / 3
+	p = math.Min(math.Max(p, rateFloor), 1-rateFloor)
+	return (3 + math.Log10((1-p)/p)) / 6
 }

@@ -19,32 +19,49 @@ func BenchmarkCalibration(b *testing.B) {
 	reg := Registry()
 	for range b.N {
 		rng := rand.New(rand.NewPCG(2018, 18))
-		for _, slots := range []int{7, 6, 5, 4} {
+		for _, c := range []struct{ tiles, slots int }{{30, 7}, {30, 5}, {60, 7}, {60, 6}, {60, 5}, {90, 7}, {90, 5}} {
 			var data [][]byte
 			for range 8 {
-				g, err := sheep.Generate(rng, sheep.GenerateOpts{Tiles: 60, Layers: 6, Types: 5, Slots: slots, Solvable: slots >= 5})
+				g, err := sheep.Generate(rng, sheep.GenerateOpts{Tiles: c.tiles, Layers: 6, Types: 5, Slots: c.slots, Solvable: true})
 				if err != nil {
 					b.Fatal(err)
 				}
 				data = append(data, g.Level.Canonical())
 			}
-			calibrationRow(b, reg, fmt.Sprintf("sheep 60 tiles, %d slots", slots), data)
+			calibrationRow(b, reg, fmt.Sprintf("sheep %d tiles, %d slots", c.tiles, c.slots), data)
 		}
-		for _, size := range []int{6, 9, 12, 15} {
+		for _, pairs := range []int{2, 3, 4, 5, 6} {
 			var data [][]byte
-			for range 12 {
-				data = append(data, fmt.Appendf(nil, `{"kind":"zuma","board":%q,"hand":%q}`,
-					zumaBoard(rng, size, 3), zumaBalls(rng, 5, 3)))
+			for range 8 {
+				board, hand := pairsLevel(rng, pairs, 4)
+				data = append(data, fmt.Appendf(nil, `{"kind":"zuma","board":%q,"hand":%q}`, board, hand))
 			}
-			calibrationRow(b, reg, fmt.Sprintf("zuma board %d, hand 5, 3 colors", size), data)
+			calibrationRow(b, reg, fmt.Sprintf("zuma %d pairs, 1 ball each + 1", pairs), data)
 		}
 	}
+}
+
+// pairsLevel is a zuma board of pairs of colors (no two neighbouring
+// pairs alike) with a hand of one ball per pair and one spare: always
+// solvable by completing each pair.
+func pairsLevel(rng *rand.Rand, pairs, colors int) (string, string) {
+	var board, hand []byte
+	for i := 0; i < pairs; i++ {
+		c := byte('A' + rng.IntN(colors))
+		for len(board) > 0 && board[len(board)-1] == c {
+			c = byte('A' + rng.IntN(colors))
+		}
+		board = append(board, c, c)
+		hand = append(hand, c)
+	}
+	hand = append(hand, byte('A'+rng.IntN(colors)))
+	return string(board), string(hand)
 }
 
 func calibrationRow(b *testing.B, reg *solver.Registry, name string, data [][]byte) {
 	var hist [11]int
 	unsolvable, unknown := 0, 0
-	rates := []float64{}
+	rates, greedy, first := []float64{}, []float64{}, []float64{}
 	for _, d := range data {
 		lvl, err := reg.Parse(d)
 		if err != nil {
@@ -68,11 +85,10 @@ func calibrationRow(b *testing.B, reg *solver.Registry, name string, data [][]by
 			b.Fatal(err)
 		}
 		hist[*f.Score]++
-		rates = append(rates, f.Random.Rate)
+		rates, greedy = append(rates, f.Random.Rate), append(greedy, f.Greedy.Rate)
+		if f.First != nil {
+			first = append(first, f.First.Share)
+		}
 	}
-	med := 0.0
-	if len(rates) > 0 {
-		med = median(rates)
-	}
-	b.Logf("| %-34s | %v | %d | %d | %.3f |", name, hist[1:], unsolvable, unknown, med)
+	b.Logf("| %-34s | %v | %d | %d | %.3f | %.3f | %.2f |", name, hist[1:], unsolvable, unknown, median(rates), median(greedy), median(first))
 }

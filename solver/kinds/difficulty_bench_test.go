@@ -65,6 +65,9 @@ func BenchmarkDifficulty(b *testing.B) {
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func median(x []float64) float64 {
+	if len(x) == 0 {
+		return 0
+	}
 	s := slices.Clone(x)
 	slices.Sort(s)
 	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
