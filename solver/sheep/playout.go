@@ -45,10 +45,10 @@ func (g *game) Undo() {
 
 func (g *game) Status() difficulty.Status {
 	switch {
-	case g.b.left == 0:
+	case g.b.left == 0 && g.b.traySize == 0:
 		return difficulty.Won
-	case g.b.traySize >= g.b.l.slots:
-		return difficulty.Lost
+	case g.b.left == 0, g.b.traySize >= g.b.l.slots:
+		return difficulty.Lost // tiles left in the tray for good, or a full tray
 	}
 	return difficulty.Playing
 }

@@ -3,6 +3,7 @@ package sheep
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -102,5 +103,43 @@ func TestRateFewerSlotsIsHarder(t *testing.T) {
 	}
 	if prev <= first {
 		t.Fatalf("score went from %d to %d: the family did not get harder", first, prev)
+	}
+}
+
+// TestRateAgreesWithTheSolver plays random small levels: no playout may
+// win a level the solver proved unsolvable, and the exact search of the
+// figures must find a winning first move exactly when the solver solved
+// it (a cross-check of the playout rules against the solver's).
+func TestRateAgreesWithTheSolver(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(18, 1))
+	checked := 0
+	for range 150 {
+		data := smallLevel(rng)
+		l, err := Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Solve(context.Background(), l, solver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := kind{}.Rate(context.Background(), l, res, difficulty.Options{Playouts: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		solved := res.Verdict == solver.Solved
+		if !solved && (f.Random.Wins > 0 || f.Greedy.Wins > 0) {
+			t.Fatalf("%s: unsolvable but playouts won (%d, %d)", data, f.Random.Wins, f.Greedy.Wins)
+		}
+		if f.First != nil {
+			checked++
+			if (f.First.Winning > 0) != solved {
+				t.Fatalf("%s: verdict %s, exact search: %d winning first moves", data, res.Verdict, f.First.Winning)
+			}
+		}
+	}
+	if checked < 100 {
+		t.Fatalf("exact search finished on %d of 150 levels only", checked)
 	}
 }
