@@ -3,6 +3,7 @@ package zuma
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"reflect"
 	"testing"
 
@@ -105,5 +106,40 @@ func TestRateMorePairsIsHarder(t *testing.T) {
 	}
 	if prev <= first {
 		t.Fatalf("score went from %d to %d: the family did not get harder", first, prev)
+	}
+}
+
+// TestRateAgreesWithTheSolver: on random hand levels no playout wins a
+// level the solver proved unsolvable, the exact search finds a winning
+// first move exactly when it is solved, and the shortest win it finds is
+// the solver's optimum.
+func TestRateAgreesWithTheSolver(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(18, 2))
+	for range 150 {
+		var b []byte
+		for n := 3 + rng.IntN(6); len(b) < n; {
+			c := byte('A' + rng.IntN(3))
+			if k := len(b); k >= 2 && b[k-1] == c && b[k-2] == c {
+				continue
+			}
+			b = append(b, c)
+		}
+		hand := make([]byte, 1+rng.IntN(4))
+		for i := range hand {
+			hand[i] = byte('A' + rng.IntN(3))
+		}
+		lvl := level(t, string(b), string(hand), "", ModeHand)
+		res, f := rate(t, lvl, difficulty.Options{Playouts: 100})
+		solved := res.Verdict == solver.Solved
+		if !solved && (f.Random.Wins > 0 || f.Greedy.Wins > 0) {
+			t.Fatalf("%s: unsolvable but playouts won", lvl.Canonical())
+		}
+		if f.First == nil || (f.First.Winning > 0) != solved {
+			t.Fatalf("%s: verdict %s, first moves %+v", lvl.Canonical(), res.Verdict, f.First)
+		}
+		if solved && (f.Shortest == nil || int64(*f.Shortest) != *res.Value) {
+			t.Fatalf("%s: optimum %d, shortest line %v", lvl.Canonical(), *res.Value, f.Shortest)
+		}
 	}
 }
