@@ -3,6 +3,7 @@ package columns
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -101,5 +102,45 @@ func TestRateHigherGoalIsHarder(t *testing.T) {
 	}
 	if prev <= first {
 		t.Fatalf("score went from %d to %d: the family did not get harder", first, prev)
+	}
+}
+
+// TestRateAgreesWithTheSolver: on random small levels no playout wins a
+// level the solver proved unsolvable, and the exact search finds a winning
+// first move exactly when the solver found a plan.
+func TestRateAgreesWithTheSolver(t *testing.T) {
+	t.Parallel()
+	verdicts := map[solver.Verdict]int{}
+	rng := rand.New(rand.NewPCG(18, 3))
+	goals := []string{GoalClear, GoalScore, GoalTarget, GoalSurvive}
+	for i := range 60 {
+		l, err := Generate(rng, GenConfig{Width: 3 + rng.IntN(2), Height: 6, Rule: RuleLines, Colors: 3,
+			Fill: 0.3, Pieces: 1 + rng.IntN(3), Goal: goals[i%4]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := New().(*kind)
+		res, err := k.Solve(context.Background(), l, solver.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Verdict.Definitive() {
+			continue
+		}
+		f, err := k.Rate(context.Background(), l, res, difficulty.Options{Playouts: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		solved := res.Verdict == solver.Solved
+		verdicts[res.Verdict]++
+		if !solved && (f.Random.Wins > 0 || f.Greedy.Wins > 0) {
+			t.Fatalf("%s: unsolvable but playouts won", l.Canonical())
+		}
+		if f.First == nil || (f.First.Winning > 0) != solved {
+			t.Fatalf("%s: verdict %s, first moves %+v", l.Canonical(), res.Verdict, f.First)
+		}
+	}
+	if verdicts[solver.Solved] == 0 || verdicts[solver.Unsolvable] == 0 {
+		t.Fatalf("verdicts %v: the levels must include both", verdicts)
 	}
 }

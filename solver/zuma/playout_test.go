@@ -115,6 +115,7 @@ func TestRateMorePairsIsHarder(t *testing.T) {
 // the solver's optimum.
 func TestRateAgreesWithTheSolver(t *testing.T) {
 	t.Parallel()
+	verdicts := map[solver.Verdict]int{}
 	rng := rand.New(rand.NewPCG(18, 2))
 	for range 150 {
 		var b []byte
@@ -132,6 +133,7 @@ func TestRateAgreesWithTheSolver(t *testing.T) {
 		lvl := level(t, string(b), string(hand), "", ModeHand)
 		res, f := rate(t, lvl, difficulty.Options{Playouts: 100})
 		solved := res.Verdict == solver.Solved
+		verdicts[res.Verdict]++
 		if !solved && (f.Random.Wins > 0 || f.Greedy.Wins > 0) {
 			t.Fatalf("%s: unsolvable but playouts won", lvl.Canonical())
 		}
@@ -141,5 +143,8 @@ func TestRateAgreesWithTheSolver(t *testing.T) {
 		if solved && (f.Shortest == nil || int64(*f.Shortest) != *res.Value) {
 			t.Fatalf("%s: optimum %d, shortest line %v", lvl.Canonical(), *res.Value, f.Shortest)
 		}
+	}
+	if verdicts[solver.Solved] == 0 || verdicts[solver.Unsolvable] == 0 {
+		t.Fatalf("verdicts %v: the levels must include both", verdicts)
 	}
 }
