@@ -146,8 +146,8 @@ func TestSmallerEdges(t *testing.T) {
 	f := setup(t, api.Config{Limits: api.Limits{SubmitRate: 1000}}, false)
 	t.Run("wrong method is 405 with Allow", func(t *testing.T) {
 		for _, c := range []struct{ method, path, allow string }{
-			{"PUT", "/v1/jobs", "POST"},
-			{"GET", "/v1/jobs", "POST"},
+			{"PUT", "/v1/jobs", "GET, HEAD, POST"}, // GET /v1/jobs lists jobs
+			{"GET", "/v1/jobs/1/cancel", "POST"},
 			{"DELETE", "/v1/jobs/1", "GET, HEAD"},
 			{"GET", "/v1/batches/1/cancel", "POST"},
 			{"POST", "/v1/stats", "GET, HEAD"},

@@ -53,6 +53,8 @@ func toWireReport(r store.Report) wire.Report {
 		BatchID: r.BatchID, Figures: toWireFigures(r.Figures),
 		Unsolvable: toWireReportLevels(r.Unsolvable), Unknown: toWireReportLevels(r.Unknown),
 		Failed: toWireReportLevels(r.Failed), Slowest: toWireReportLevels(r.Slowest),
+		Difficulty: wire.Difficulty{Rated: r.Difficulty.Rated, Histogram: r.Difficulty.Histogram,
+			Hardest: toWireReportLevels(r.Difficulty.Hardest)},
 		ListLimit: r.ListLimit, Truncated: r.Truncated,
 	}
 }

@@ -102,6 +102,10 @@ type Result struct {
 	// zuma cleared, columns best score, ...).
 	Details map[string]any `json:"details,omitempty"`
 	Stats   Stats          `json:"stats"`
+	// Difficulty holds the figures of package solver/difficulty, computed
+	// after a definitive solve by kinds that rate levels; absent otherwise.
+	// Solve never sets it and Verify ignores it.
+	Difficulty json.RawMessage `json:"difficulty,omitempty"`
 }
 
 // Level is a parsed, validated, normalised level of some kind.

@@ -211,7 +211,7 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []stri
 			RETURNING jobs.id, hit.src
 		)
 		`+insertResults+`
-		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
+		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
 		FROM u JOIN results r ON r.job_id = u.src`, batchID, hitHashes, srcs)
 	if err != nil {
 		return fmt.Errorf("complete cached jobs: %w", err)

@@ -96,7 +96,7 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 
 // copyResultSQL copies result r to job $1; the caller appends the WHERE.
 const copyResultSQL = insertResults + `
-	SELECT $1, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats
+	SELECT $1, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
 	FROM results r`
 
 // GetJob returns a job with its result and progress.
@@ -269,7 +269,7 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 	ids, versions, verdicts := make([]int64, n), make([]string, n), make([]string, n)
 	values, optimal, proofs := make([]*int64, n), make([]bool, n), make([]*string, n)
 	plans, details, stats := make([]*string, n), make([]*string, n), make([]string, n)
-	elapsed := make([]int64, n)
+	elapsed, difficulty := make([]int64, n), make([]*string, n)
 	for i, f := range fs {
 		a, err := newResultArgs(f.Result)
 		if err != nil {
@@ -278,13 +278,13 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 		ids[i], versions[i], verdicts[i] = f.JobID, f.SolverVersion, a.verdict
 		values[i], optimal[i], proofs[i] = a.value, a.optimal, a.proof
 		plans[i], details[i], stats[i] = textOrNil(a.plan), textOrNil(a.details), string(a.stats)
-		elapsed[i] = f.Result.Stats.ElapsedMS
+		elapsed[i], difficulty[i] = f.Result.Stats.ElapsedMS, difficultyArg(f.Result)
 	}
 	rows, err := s.pool.Query(ctx, `
 		WITH i AS (
 			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bool[], $6::text[],
-				$7::text[], $8::text[], $9::text[], $10::bigint[])
-				AS i (id, version, verdict, value, optimal, proof, plan, details, stats, elapsed_ms)
+				$7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
+				AS i (id, version, verdict, value, optimal, proof, plan, details, stats, elapsed_ms, difficulty)
 		), j AS (
 			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL, verdict = i.verdict,
 				attempts = CASE WHEN jobs.state = 'queued' THEN jobs.attempts + 1 ELSE jobs.attempts END,
@@ -294,7 +294,7 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 		), r AS (
 			`+insertResults+`
 			SELECT j.id, j.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
-				i.plan::jsonb, i.details::jsonb, i.stats::jsonb
+				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
 			FROM j JOIN i ON i.id = j.id
 			ON CONFLICT (job_id) DO NOTHING
 		), d AS (
@@ -310,12 +310,12 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 		), dr AS (
 			`+insertResults+`
 			SELECT d.id, d.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
-				i.plan::jsonb, i.details::jsonb, i.stats::jsonb
+				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
 			FROM d JOIN i ON i.id = d.src
 			WHERE i.verdict IN `+definitiveVerdicts+`
 			ON CONFLICT (job_id) DO NOTHING
 		)
-		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed)
+		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed, difficulty)
 	if err != nil {
 		return nil, fmt.Errorf("store: finish jobs: %w", err)
 	}

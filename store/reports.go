@@ -49,6 +49,7 @@ type ReportLevel struct {
 	Error     string
 	ElapsedMS float64
 	Nodes     float64
+	Score     *int
 }
 
 // Report summarises one batch: its figures and the levels worth a look.
@@ -59,6 +60,7 @@ type Report struct {
 	Unknown    []ReportLevel
 	Failed     []ReportLevel
 	Slowest    []ReportLevel
+	Difficulty Difficulty
 	// ListLimit caps each list; Truncated says a list was cut.
 	ListLimit int
 	Truncated bool
@@ -100,6 +102,9 @@ func (s *Store) BatchReport(ctx context.Context, id int64) (Report, error) {
 			rep.Truncated = rep.Truncated || l.limit == reportListLimit
 		}
 		*l.dst = levels
+	}
+	if rep.Difficulty, err = s.batchDifficulty(ctx, id); err != nil {
+		return Report{}, err
 	}
 	return rep, nil
 }
@@ -199,7 +204,8 @@ func (s *Store) reportLevels(ctx context.Context, where, order string, limit int
 	rows, err := s.pool.Query(ctx, fmt.Sprintf(`
 		SELECT j.seq, j.id, j.level_hash, j.kind, coalesce(r.proof, ''), r.value, r.details,
 			CASE WHEN r.verdict = 'unknown' THEN r.plan END, coalesce(j.error, ''),
-			coalesce((r.stats->>'elapsed_ms')::float8, 0), coalesce((r.stats->>'nodes')::float8, 0)
+			coalesce((r.stats->>'elapsed_ms')::float8, 0), coalesce((r.stats->>'nodes')::float8, 0),
+			(r.difficulty->>'score')::int
 		FROM jobs j LEFT JOIN results r ON r.job_id = j.id
 		WHERE %s ORDER BY %s LIMIT %d`, where, order, limit), args...)
 	if err != nil {
@@ -210,7 +216,7 @@ func (s *Store) reportLevels(ctx context.Context, where, order string, limit int
 	for rows.Next() {
 		var l ReportLevel
 		if err := rows.Scan(&l.Seq, &l.JobID, &l.LevelHash, &l.Kind, &l.Proof, &l.Value, &l.Details, &l.Plan,
-			&l.Error, &l.ElapsedMS, &l.Nodes); err != nil {
+			&l.Error, &l.ElapsedMS, &l.Nodes, &l.Score); err != nil {
 			return nil, fmt.Errorf("store: report levels: %w", err)
 		}
 		levels = append(levels, l)

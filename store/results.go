@@ -19,7 +19,7 @@ type Result struct {
 // resultRow.dest scans them.
 func resultColumns(a string) string {
 	return fmt.Sprintf("%[1]s.verdict, %[1]s.value, %[1]s.optimal, %[1]s.proof, %[1]s.plan, "+
-		"%[1]s.details, %[1]s.stats, %[1]s.solver_version, %[1]s.created_at", a)
+		"%[1]s.details, %[1]s.stats, %[1]s.difficulty, %[1]s.solver_version, %[1]s.created_at", a)
 }
 
 // resultRow scans a result that may be missing (LEFT JOIN).
@@ -28,11 +28,12 @@ type resultRow struct {
 	value                   *int64
 	optimal                 *bool
 	plan, details, stats    []byte
+	difficulty              []byte
 	createdAt               *time.Time
 }
 
 func (r *resultRow) dest() []any {
-	return []any{&r.verdict, &r.value, &r.optimal, &r.proof, &r.plan, &r.details, &r.stats, &r.version, &r.createdAt}
+	return []any{&r.verdict, &r.value, &r.optimal, &r.proof, &r.plan, &r.details, &r.stats, &r.difficulty, &r.version, &r.createdAt}
 }
 
 func (r *resultRow) result() *Result {
@@ -45,6 +46,7 @@ func (r *resultRow) result() *Result {
 	res.Optimal = r.optimal != nil && *r.optimal
 	res.Proof = deref(r.proof)
 	res.Plan = r.plan
+	res.Difficulty = r.difficulty
 	// Both columns are written by this package from valid JSON.
 	_ = json.Unmarshal(r.details, &res.Details)
 	_ = json.Unmarshal(r.stats, &res.Stats)
@@ -67,6 +69,15 @@ type resultArgs struct {
 	plan    []byte
 	details []byte
 	stats   []byte
+}
+
+// difficultyArg is the difficulty column's value: NULL when absent.
+func difficultyArg(res solver.Result) *string {
+	if len(res.Difficulty) == 0 {
+		return nil
+	}
+	s := string(res.Difficulty)
+	return &s
 }
 
 func newResultArgs(res solver.Result) (resultArgs, error) {

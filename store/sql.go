@@ -20,5 +20,5 @@ const (
 	// insertResults starts every INSERT INTO results; the caller appends
 	// the SELECT or VALUES in this column order.
 	insertResults = `INSERT INTO results
-		(job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats)`
+		(job_id, level_hash, solver_version, verdict, value, optimal, proof, plan, details, stats, difficulty)`
 )

@@ -39,6 +39,9 @@ type Config struct {
 	CancelPoll time.Duration
 	// Observer, if set, is told about every finished solve (metrics).
 	Observer Observer
+	// DifficultyPlayouts is the number of playouts per player of the
+	// difficulty figures (0: difficulty.DefaultPlayouts; negative: none).
+	DifficultyPlayouts int
 }
 
 // Observer receives events for metrics.
@@ -354,6 +357,8 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
 		return a
 	}
+	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget)
+	a.res = res
 	a.version = kind.Version()
 	return a
 }

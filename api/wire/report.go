@@ -47,6 +47,7 @@ type ReportLevel struct {
 	Error     string          `json:"error,omitempty"`
 	ElapsedMS float64         `json:"elapsed_ms"`
 	Nodes     float64         `json:"nodes"`
+	Score     *int            `json:"difficulty_score,omitempty"`
 }
 
 // Report is GET /v1/batches/{id}/report.
@@ -57,6 +58,7 @@ type Report struct {
 	Unknown    []ReportLevel `json:"unknown"`
 	Failed     []ReportLevel `json:"failed"`
 	Slowest    []ReportLevel `json:"slowest"`
+	Difficulty Difficulty    `json:"difficulty"`
 	// ListLimit caps each list; Truncated says a list was cut.
 	ListLimit int  `json:"list_limit"`
 	Truncated bool `json:"truncated"`
@@ -67,4 +69,16 @@ type Stats struct {
 	Since time.Time `json:"since"`
 	Until time.Time `json:"until"`
 	Figures
+}
+
+// Difficulty sums up the difficulty scores of a batch's rated levels
+// (docs/difficulty.md).
+type Difficulty struct {
+	// Rated is the number of levels with a score.
+	Rated int `json:"rated"`
+	// Histogram[s-1] is the number of levels with score s (1..10).
+	Histogram [10]int `json:"histogram"`
+	// Hardest lists up to 10 levels of the highest score, the one the
+	// random player wins least first.
+	Hardest []ReportLevel `json:"hardest"`
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/puzzled/puzzled/api/wire"
 )
@@ -60,6 +61,7 @@ func writeReport(e *env, rep wire.Report) error {
 		{"UNKNOWN (best partial value)", rep.Unknown, func(l wire.ReportLevel) string { return int64Cell(l.Value) }},
 		{"FAILED", rep.Failed, func(l wire.ReportLevel) string { return l.Error }},
 		{"SLOWEST (ms)", rep.Slowest, func(l wire.ReportLevel) string { return fmt.Sprintf("%.0f", l.ElapsedMS) }},
+		{"HARDEST (difficulty score)", rep.Difficulty.Hardest, func(l wire.ReportLevel) string { return int64Cell(intPtr64(l.Score)) }},
 	} {
 		if len(l.levels) == 0 {
 			continue
@@ -78,8 +80,35 @@ func writeReport(e *env, rep wire.Report) error {
 			return err
 		}
 	}
+	if err := writeScoreHistogram(e, rep.Difficulty); err != nil {
+		return err
+	}
 	if rep.Truncated {
 		fmt.Fprintf(e.stdout, "\nlists cut at %d levels; --json for machine use\n", rep.ListLimit)
 	}
 	return nil
+}
+
+// writeScoreHistogram prints one bar per difficulty score, if any level
+// was rated.
+func writeScoreHistogram(e *env, d wire.Difficulty) error {
+	if d.Rated == 0 {
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "\nDIFFICULTY (%d rated levels, 1 trivial .. 10 brutal)\n", d.Rated)
+	t := newTable(e.stdout)
+	peak := slices.Max(d.Histogram[:])
+	for i, n := range d.Histogram {
+		bar := strings.Repeat("#", (n*40+peak-1)/peak)
+		t.row(fmt.Sprint(i+1), fmt.Sprint(n), bar)
+	}
+	return t.flush()
+}
+
+func intPtr64(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
 }

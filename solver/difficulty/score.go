@@ -1,0 +1,54 @@
+package difficulty
+
+import "math"
+
+// Weights of the score (docs/difficulty.md explains the choice and shows
+// the calibration).
+const (
+	weightRandom = 0.4
+	weightGreedy = 0.4
+	weightFirst  = 0.2
+	// rateFloor is the win rate that counts as "never" (and 1 − rateFloor
+	// as "always"): 1 in 1,000, the resolution of the default playouts.
+	rateFloor = 1e-3
+)
+
+// Score is the 1–10 difficulty of a solvable level:
+//
+//	p'    = p clamped to [0.001, 0.999]
+//	h(p)  = (3 + log10((1 − p') / p')) / 6      (0 when p ≥ 0.999, ½ at p = ½, 1 when p ≤ 0.001)
+//	raw   = 0.4·h(random) + 0.4·h(greedy) + 0.2·(1 − first-move share)
+//	score = 1 + round(9·raw)
+//
+// Terms whose figure is missing are dropped and the weights of the others
+// rescaled to sum to 1. Every term grows when a player wins less or fewer
+// first moves win, so the score never falls as a level gets harder in
+// those figures. Nil when there is no figure at all.
+func Score(f Figures) *int {
+	raw, weight := 0.0, 0.0
+	if f.Random != nil {
+		raw += weightRandom * hardness(f.Random.Rate)
+		weight += weightRandom
+	}
+	if f.Greedy != nil {
+		raw += weightGreedy * hardness(f.Greedy.Rate)
+		weight += weightGreedy
+	}
+	if f.First != nil && f.First.Moves > 0 {
+		raw += weightFirst * (1 - f.First.Share)
+		weight += weightFirst
+	}
+	if weight == 0 {
+		return nil
+	}
+	s := 1 + int(math.Round(9*raw/weight))
+	return &s
+}
+
+// hardness maps a win rate to [0, 1] on a log-odds scale, so that both
+// ends keep their resolution: 0.9 and 0.999 differ as much as 0.1 and
+// 0.001 (one player almost always wins a level, another almost never).
+func hardness(p float64) float64 {
+	p = math.Min(math.Max(p, rateFloor), 1-rateFloor)
+	return (3 + math.Log10((1-p)/p)) / 6
+}

@@ -1,0 +1,52 @@
+package worker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"runtime"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/difficulty"
+)
+
+// rateTimeCap bounds the figures of a job without a time budget.
+const rateTimeCap = 30 * time.Second
+
+// rate computes the difficulty figures of a definitive result for kinds
+// that rate levels, within what is left of the job's time budget (at most
+// rateTimeCap). It never changes the verdict: on any failure or when the
+// time runs out the result is stored without figures.
+func (w *Worker) rate(ctx context.Context, log *slog.Logger, kind solver.Kind, lvl solver.Level, res solver.Result, budget solver.Budget) json.RawMessage {
+	r, ok := kind.(difficulty.Rater)
+	if !ok || !res.Verdict.Definitive() || w.cfg.DifficultyPlayouts < 0 {
+		return nil
+	}
+	limit := rateTimeCap
+	if budget.MaxMS > 0 {
+		limit = min(limit, time.Duration(budget.MaxMS-res.Stats.ElapsedMS)*time.Millisecond)
+	}
+	if limit <= 0 {
+		log.Debug("no budget left for difficulty figures")
+		return nil
+	}
+	rctx, cancel := context.WithTimeout(ctx, limit)
+	defer cancel()
+	opts := difficulty.Options{Playouts: w.cfg.DifficultyPlayouts, Workers: runtime.GOMAXPROCS(0)}
+	f, err := r.Rate(rctx, lvl, res, opts)
+	switch {
+	case errors.Is(err, difficulty.ErrNotRated):
+		return nil
+	case err != nil:
+		log.Info("difficulty figures skipped", slog.Any("error", err))
+		return nil
+	}
+	out, err := json.Marshal(f)
+	if err != nil {
+		log.Warn("difficulty figures not encoded", slog.Any("error", err))
+		return nil
+	}
+	return out
+}
