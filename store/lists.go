@@ -232,7 +232,7 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 		FROM levels l` + labelJoins.String() + `
 		` + join + ` (
 			SELECT * FROM results
-			WHERE level_hash = l.hash AND verdict IN ('solved', 'unsolvable')
+			WHERE level_hash = l.hash AND verdict IN ` + definitiveVerdicts + `
 			ORDER BY created_at DESC, job_id DESC LIMIT 1
 		) r ON true
 		` + w.sql() + `

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -55,7 +56,7 @@ func listQueries(levelHash string, cursor time.Time) map[string]func() (string, 
 // through an index: no sequential scan of a table.
 func TestListQueriesUseIndexes(t *testing.T) {
 	st, ctx := setup(t)
-	if err := st.Seed(ctx, store.SeedParams{Jobs: 100_000, Levels: 20_000, Batches: 10_000}); err != nil {
+	if err := st.Seed(ctx, store.SeedParams{Jobs: 100_000, Levels: 20_000, Batches: 10_000, Kinds: kinds.Registry().Names()}); err != nil {
 		t.Fatal(err)
 	}
 	var someLevel string

@@ -151,7 +151,7 @@ func (l *Listener) listen(ctx context.Context) error {
 func (s *Store) BatchFinal(ctx context.Context, id int64) (bool, error) {
 	var live bool
 	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM jobs
-		WHERE batch_id = $1 AND state IN ('queued', 'running'))`, id).Scan(&live)
+		WHERE batch_id = $1 AND state IN `+liveStates+`)`, id).Scan(&live)
 	if err != nil {
 		return false, fmt.Errorf("store: batch final: %w", err)
 	}

@@ -17,13 +17,12 @@ type SeedParams struct {
 	Jobs    int // jobs; the done ones get a result
 	Levels  int // distinct levels the jobs share
 	Batches int // nine jobs in ten belong to a batch
+	// Kinds are the kind names the levels cycle through (the registry's).
+	Kinds []string
 	// Span is how far back the history goes (default 30 days); jobs are
 	// spread evenly over it, oldest first.
 	Span time.Duration
 }
-
-// SeedKinds are the kinds Seed cycles through.
-var SeedKinds = []string{"zuma", "sheep", "columns", "twoends"}
 
 // Seed writes a synthetic, final history with COPY, for the list
 // benchmark and the query-plan tests: levels, batches labelled
@@ -33,8 +32,8 @@ var SeedKinds = []string{"zuma", "sheep", "columns", "twoends"}
 // canceled, and a result per done job. It statistics-analyzes the tables
 // afterwards and vacuums them. Nothing is queued, so no worker picks the jobs up.
 func (s *Store) Seed(ctx context.Context, p SeedParams) error {
-	if p.Levels <= 0 || p.Batches <= 0 || p.Jobs < p.Batches {
-		return fmt.Errorf("store: seed: need levels, batches and at least a job per batch")
+	if p.Levels <= 0 || p.Batches <= 0 || p.Jobs < p.Batches || len(p.Kinds) == 0 {
+		return fmt.Errorf("store: seed: need levels, batches, kinds and at least a job per batch")
 	}
 	if p.Span <= 0 {
 		p.Span = 30 * 24 * time.Hour
@@ -53,7 +52,7 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 		}
 		_, err := tx.CopyFrom(ctx, pgx.Identifier{"levels"}, []string{"hash", "kind", "body", "created_at"},
 			pgx.CopyFromSlice(p.Levels, func(i int) ([]any, error) {
-				kind := SeedKinds[i%len(SeedKinds)]
+				kind := p.Kinds[i%len(p.Kinds)]
 				return []any{hash(i), kind, `{"kind":"` + kind + `","seed":` + strconv.Itoa(i) + `}`, at(i, p.Levels)}, nil
 			}))
 		if err != nil {
@@ -112,7 +111,7 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 				if j.verdict != "" {
 					verdict = &j.verdict
 				}
-				return []any{batch, seq, hash(j.level), SeedKinds[j.level%len(SeedKinds)],
+				return []any{batch, seq, hash(j.level), p.Kinds[j.level%len(p.Kinds)],
 					j.state, "bulk", labels, int32(1), verdict, t, t, t.Add(time.Millisecond)}, nil
 			}))
 		if err != nil {

@@ -23,6 +23,8 @@ import (
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/columns"
+	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -79,7 +81,7 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	defer qc.Close()
 
 	start := time.Now()
-	if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100}); err != nil {
+	if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names()}); err != nil {
 		return err
 	}
 	fmt.Printf("seeded %d jobs and results, %d levels, %d batches with COPY in %.1f s\n",
@@ -169,7 +171,8 @@ func benchLists(ctx context.Context, c *client.Client, st *store.Store, n int) e
 	until := func(r *rand.Rand) string { // a random depth into the history
 		return now.Add(-time.Duration(r.IntN(29*24)) * time.Hour).UTC().Format(time.RFC3339)
 	}
-	kind := func(r *rand.Rand) string { return store.SeedKinds[r.IntN(len(store.SeedKinds))] }
+	names := kinds.Registry().Names()
+	kind := func(r *rand.Rand) string { return names[r.IntN(len(names))] }
 	project := func(r *rand.Rand) string { return fmt.Sprintf("project:p%d", r.IntN(10)) }
 	v := func(kv ...string) url.Values {
 		q := url.Values{"limit": {"100"}}
@@ -255,7 +258,7 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int) ([]ti
 	}()
 	for i := range n {
 		// A new level each time: a cached result would complete at once.
-		lvl := json.RawMessage(fmt.Sprintf(`{"kind":"twoends","values":[%d,%d,1,2]}`, phase, 1000+i))
+		lvl := json.RawMessage(fmt.Sprintf(`{"kind":%q,"values":[%d,%d,1,2]}`, twoends.Name, phase, 1000+i))
 		t0 := time.Now()
 		j, err := c.CreateJob(ctx, lvl, client.JobOptions{})
 		if err != nil {
