@@ -357,7 +357,10 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
 		return a
 	}
-	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget)
+	// The figures are work after the search: a watcher that stops the
+	// search (its job canceled or taken over) must not strip them from a
+	// result that is already final; the task's own context still bounds them.
+	res.Difficulty = w.rate(ctx, log, kind, lvl, res, opts.Budget)
 	a.res = res
 	a.version = kind.Version()
 	return a
