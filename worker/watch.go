@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -12,9 +13,15 @@ import (
 // reporting what onSlow returned (false if it was not called). Every store
 // write it makes happens while the handler waits in the solver, so the two
 // never write at once.
-func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id int64, onSlow func() bool) (slow bool) {
+//
+// When the task's context (taskCtx) ends, the watcher asks PostgreSQL at
+// once: a canceled job stops within milliseconds, an asynq timeout stops
+// the search, and a cancel that was not meant for this job (see run) is
+// ignored.
+func (w *Worker) watch(ctx, taskCtx context.Context, cancel context.CancelCauseFunc, id int64, onSlow func() bool) (slow bool) {
 	tick := time.NewTicker(w.cfg.CancelPoll)
 	defer tick.Stop()
+	taskDone := taskCtx.Done()
 	var slowC <-chan time.Time
 	if onSlow != nil {
 		t := time.NewTimer(SlowAfter)
@@ -30,6 +37,18 @@ func (w *Worker) watch(ctx context.Context, cancel context.CancelCauseFunc, id i
 			return slow
 		case <-slowC:
 			slow = onSlow()
+		case <-taskDone:
+			taskDone = nil
+			if errors.Is(taskCtx.Err(), context.DeadlineExceeded) {
+				cancel(errTaskEnded)
+				return slow
+			}
+			state, owner, err := w.cfg.Store.JobHolder(ctx, id)
+			if err == nil && state.Live() && owner == w.owner.ID {
+				continue // not this job's cancel: keep searching
+			}
+			cancel(errCanceled)
+			return slow
 		case <-tick.C:
 			// A bundle's job stays queued until it turns out slow.
 			state, owner, err := w.cfg.Store.JobHolder(ctx, id)

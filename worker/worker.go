@@ -302,10 +302,14 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: stored level does not parse: %w", errFinal, err)
 		return a
 	}
-	solveCtx, cancel := context.WithCancelCause(ctx)
+	// The search does not stop on the task's context alone: asynq cancels it
+	// on POST …/cancel through Redis pub/sub, which ignores the DB index, so
+	// a cancel of the same task id by another installation sharing the Redis
+	// server would reach this one too. The watcher asks PostgreSQL first.
+	solveCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancel(nil)
 	watched := make(chan bool, 1)
-	go func() { watched <- w.watch(solveCtx, cancel, job.ID, onSlow) }()
+	go func() { watched <- w.watch(solveCtx, ctx, cancel, job.ID, onSlow) }()
 	defer func() { cancel(nil); a.slow = <-watched }()
 
 	seq := job.CheckSeq
@@ -316,7 +320,7 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		Checkpoint: func(blob []byte) {
 			seq++
 			nodes := solver.CheckpointNodes(blob)
-			if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, seq, nodes, blob); err != nil {
+			if _, err := w.cfg.Store.SaveCheckpoint(solveCtx, job.ID, seq, nodes, blob); err != nil {
 				log.Warn("checkpoint not saved", slog.Any("error", err))
 				return
 			}
@@ -357,10 +361,7 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
 		return a
 	}
-	// The figures are work after the search: a watcher that stops the
-	// search (its job canceled or taken over) must not strip them from a
-	// result that is already final; the task's own context still bounds them.
-	res.Difficulty = w.rate(ctx, log, kind, lvl, res, opts.Budget)
+	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget)
 	a.res = res
 	a.version = kind.Version()
 	return a

@@ -21,10 +21,12 @@ async function hasListAPI() {
 // listBatches returns the batches to show, newest first.
 async function listBatches(useList) {
   if (useList) {
-    const body = await getJSON('/v1/batches?limit=100');
-    if (Array.isArray(body)) return body;
+    const body = await getJSON('/v1/batches?limit=50');
     // A page object: its first list is the batches.
-    return Object.values(body || {}).find(Array.isArray) || [];
+    const items = Array.isArray(body) ? body : Object.values(body || {}).find(Array.isArray) || [];
+    // List items carry no progress counts (those are per batch): read each
+    // batch's progress and keep the item's own fields (labels, created).
+    return Promise.all(items.map(async (it) => ({...it, ...(await getJSON('/v1/batches/' + it.id))})));
   }
   const out = [];
   for (const id of knownBatches()) {
