@@ -53,22 +53,11 @@ func runBench(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if cfg.databaseURL == "" {
-		dir, err := os.MkdirTemp("", "puzzled-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		if err := os.Chmod(dir, 0o755); err != nil { // the server may run as another user
-			return err
-		}
-		stack, err := startEmbedded(ctx, dir, newPassword(), logger)
-		if err != nil {
-			return err
-		}
-		defer stack.stop(logger)
-		cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
+	stopStack, err := embeddedForBench(ctx, &cfg, logger)
+	if err != nil {
+		return err
 	}
+	defer stopStack()
 	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
 	if err != nil {
 		return err
@@ -262,4 +251,30 @@ func printCPU(before, after map[string]time.Duration, tasks int) {
 		line += fmt.Sprintf(", %s %.0f", name, float64(d.Microseconds())/float64(tasks))
 	}
 	fmt.Printf("    CPU per task: %.0f µs (%s)\n", float64(total.Microseconds())/float64(tasks), strings.TrimPrefix(line, ", "))
+}
+
+// embeddedForBench starts a throwaway embedded stack when cfg names no
+// PostgreSQL and points cfg at it; stop ends it and removes its folder.
+func embeddedForBench(ctx context.Context, cfg *config, logger *slog.Logger) (stop func(), err error) {
+	if cfg.databaseURL != "" {
+		return func() {}, nil
+	}
+	dir, err := os.MkdirTemp("", "puzzled-bench-")
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Chmod(dir, 0o755); err != nil { // the servers may run as another user
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	stack, err := startEmbedded(ctx, dir, newPassword(), logger)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
+	return func() {
+		stack.stop(logger)
+		os.RemoveAll(dir)
+	}, nil
 }

@@ -10,7 +10,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -57,22 +56,11 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if cfg.databaseURL == "" {
-		dir, err := os.MkdirTemp("", "puzzled-bench-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(dir)
-		if err := os.Chmod(dir, 0o755); err != nil {
-			return err
-		}
-		stack, err := startEmbedded(ctx, dir, newPassword(), logger)
-		if err != nil {
-			return err
-		}
-		defer stack.stop(logger)
-		cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.Addr()
+	stopStack, err := embeddedForBench(ctx, &cfg, logger)
+	if err != nil {
+		return err
 	}
+	defer stopStack()
 	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
 	if err != nil {
 		return err
