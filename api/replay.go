@@ -7,24 +7,10 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/twoends"
 )
-
-// replay is the body of GET /v1/jobs/{id}/replay: the job's level and
-// every state of its stored plan, from the kind's simulator, so that a
-// page draws exactly what the simulator computes.
-type replay struct {
-	JobID     int64           `json:"job_id"`
-	Kind      string          `json:"kind"`
-	LevelHash string          `json:"level_hash"`
-	Verdict   solver.Verdict  `json:"verdict"`
-	Value     *int64          `json:"value,omitempty"`
-	Optimal   bool            `json:"optimal"`
-	Proof     string          `json:"proof,omitempty"`
-	Level     json.RawMessage `json:"level"`
-	States    []solver.State  `json:"states"`
-}
 
 func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
 	job, ok := s.jobFromPath(w, r)
@@ -52,7 +38,7 @@ func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	res := job.Result
-	writeJSON(w, http.StatusOK, replay{JobID: job.ID, Kind: job.Kind, LevelHash: job.LevelHash,
+	writeJSON(w, http.StatusOK, wire.Replay{JobID: job.ID, Kind: job.Kind, LevelHash: job.LevelHash,
 		Verdict: res.Verdict, Value: res.Value, Optimal: res.Optimal, Proof: res.Proof,
 		Level: lr.Body, States: states})
 }
