@@ -61,6 +61,13 @@ func newBrowser(t *testing.T, base string) *browser {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("browser tests need %s (apt-get install -y chromium; .ci/run does it): %v", chromiumPath, err)
 	}
+	// Not t.TempDir: chromium's helper processes can still write to the
+	// profile for a moment after the browser has exited, and TempDir's
+	// cleanup fails the test when the folder is not empty.
+	profile, err := os.MkdirTemp("", "puzzled-web-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
@@ -69,12 +76,16 @@ func newBrowser(t *testing.T, base string) *browser {
 		chromedp.Flag("disable-background-networking", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 		chromedp.WindowSize(1100, 1000),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+		removeEventually(profile)
+	})
 	if err := chromedp.Run(ctx); err != nil { // starts the browser, without a deadline
 		t.Fatalf("start chromium: %v", err)
 	}
@@ -88,6 +99,18 @@ func newBrowser(t *testing.T, base string) *browser {
 		}
 	})
 	return &browser{t: t, base: base, ctx: ctx, artifacts: art, docs: os.Getenv("PUZZLED_WEB_SCREENSHOTS")}
+}
+
+// removeEventually removes dir, trying again for a few seconds while
+// late writers still add files to it; what is left after that stays in
+// the system's temporary folder.
+func removeEventually(dir string) {
+	for i := 0; i < 20; i++ {
+		if os.RemoveAll(dir) == nil {
+			return
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
 }
 
 // tab is one page visit; it records console errors and uncaught
