@@ -16,7 +16,7 @@ import (
 // batchDecoder reads the levels of a POST /v1/batches body one at a time,
 // holding at most one level (and the reader's buffers) in memory. It
 // accepts the three forms: a JSON array of levels, the object form
-// {"levels": […], "priority": …, "budget": …, "labels": …} (its options
+// {"levels": […], "priority": …, "budget": …, "difficulty": …, "labels": …} (its options
 // may come before or after the levels), and NDJSON, one level per line.
 type batchDecoder struct {
 	opts     batchRequest // options of the object form; Levels stays nil
@@ -177,6 +177,14 @@ func (d *batchDecoder) wrapperFields() error {
 			err = d.dec.Decode(&d.opts.Priority)
 		case "budget":
 			err = d.dec.Decode(&d.opts.Budget)
+		case "difficulty":
+			var raw json.RawMessage
+			if err = d.dec.Decode(&raw); err == nil {
+				d.opts.Difficulty, err = decodeDifficulty(raw)
+				if err != nil {
+					return err // named "difficulty.…" already
+				}
+			}
 		case "labels":
 			err = d.dec.Decode(&d.opts.Labels)
 		default:

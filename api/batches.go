@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -19,14 +20,16 @@ import (
 )
 
 // batchRequest holds the options of POST /v1/batches: fields of the object
-// form {"levels": […], "priority": …, "budget": …, "labels": …}, or query
-// parameters (?priority=…&max_ms=…&max_nodes=…) with a bare JSON array of
+// form {"levels": […], "priority": …, "budget": …, "difficulty": …,
+// "labels": …}, or query parameters
+// (?priority=…&max_ms=…&max_nodes=…&playouts=…) with a bare JSON array of
 // levels or NDJSON (one level per line). The levels themselves are
 // streamed (batchDecoder), never held together.
 type batchRequest struct {
-	Priority string
-	Budget   solver.Budget
-	Labels   json.RawMessage
+	Priority   string
+	Budget     solver.Budget
+	Difficulty *wire.DifficultyOption // applies to every level of the batch
+	Labels     json.RawMessage
 }
 
 // maxListedErrors caps how many bad levels a 400 lists.
@@ -170,7 +173,7 @@ func (l *levelStream) finish(query batchRequest) func(*store.BatchParams) error 
 			l.err = &solver.FieldError{Field: "levels", Reason: "a batch needs at least one level"}
 			return l.err
 		}
-		if field, reason := validateOptions(opts.Priority, opts.Budget, opts.Labels); field != "" {
+		if field, reason := validateOptions(opts.Priority, opts.Budget, opts.Difficulty, opts.Labels); field != "" {
 			l.err = &solver.FieldError{Field: field, Reason: reason}
 			return l.err
 		}
@@ -178,6 +181,7 @@ func (l *levelStream) finish(query batchRequest) func(*store.BatchParams) error 
 			opts.Priority = queue.Bulk
 		}
 		p.Priority, p.Budget, p.Labels, p.Versions = opts.Priority, opts.Budget, opts.Labels, l.versions
+		p.Playouts = playoutsFor(opts.Priority, opts.Difficulty)
 		return nil
 	}
 }
@@ -208,7 +212,8 @@ func queryOptions(r *http.Request) (batchRequest, error) {
 	var req batchRequest
 	q := r.URL.Query()
 	req.Priority = q.Get("priority")
-	for name, dst := range map[string]*int64{"max_ms": &req.Budget.MaxMS, "max_nodes": &req.Budget.MaxNodes} {
+	var playouts int64
+	for name, dst := range map[string]*int64{"max_ms": &req.Budget.MaxMS, "max_nodes": &req.Budget.MaxNodes, "playouts": &playouts} {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.ParseInt(v, 10, 64)
 			if err != nil {
@@ -216,6 +221,10 @@ func queryOptions(r *http.Request) (batchRequest, error) {
 			}
 			*dst = n
 		}
+	}
+	if q.Has("playouts") {
+		// Clamped into int's range so that validateOptions names the field.
+		req.Difficulty = &wire.DifficultyOption{Playouts: int(max(min(playouts, math.MaxInt32), math.MinInt32))}
 	}
 	return req, nil
 }

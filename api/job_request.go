@@ -6,19 +6,21 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
 )
 
 // jobRequest is the body of POST /v1/jobs: {"level": …, "priority": …,
-// "budget": …, "labels": …}, or a bare level (an object with a "kind"
+// "budget": …, "difficulty": …, "labels": …}, or a bare level (an object with a "kind"
 // field, or one a kind recognises without it, such as a community sheep
 // file) with default options.
 type jobRequest struct {
-	Level    json.RawMessage
-	Kind     string // the bare form's kind, already read; "" for the wrapper
-	Priority string
-	Budget   solver.Budget
-	Labels   json.RawMessage
+	Level      json.RawMessage
+	Kind       string // the bare form's kind, already read; "" for the wrapper
+	Priority   string
+	Budget     solver.Budget
+	Difficulty *wire.DifficultyOption
+	Labels     json.RawMessage
 }
 
 // decodeJobRequest reads a POST /v1/jobs body in one pass over its bytes:
@@ -55,6 +57,8 @@ func decodeJobRequest(body []byte) (jobRequest, error) {
 			err = decodeOption(name, raw, &req.Priority)
 		case "budget":
 			err = decodeOption(name, raw, &req.Budget)
+		case "difficulty":
+			req.Difficulty, err = decodeDifficulty(raw)
 		case "labels":
 			req.Labels = raw
 		default:
@@ -76,7 +80,7 @@ func isBareLevel(fields map[string]json.RawMessage) bool {
 	}
 	for name := range fields {
 		switch name {
-		case "priority", "budget", "labels":
+		case "priority", "budget", "difficulty", "labels":
 		default:
 			return true
 		}

@@ -14,7 +14,7 @@ import (
 // maxBudgetMS caps a job's time budget: one hour.
 const maxBudgetMS = 3_600_000
 
-func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (field, reason string) {
+func validateOptions(priority string, b solver.Budget, d *wire.DifficultyOption, labels json.RawMessage) (field, reason string) {
 	switch {
 	case priority != "" && !queue.ValidPriority(priority):
 		return "priority", fmt.Sprintf("must be %q or %q", queue.Interactive, queue.Bulk)
@@ -22,6 +22,9 @@ func validateOptions(priority string, b solver.Budget, labels json.RawMessage) (
 		return "budget.max_ms", fmt.Sprintf("must be between 0 and %d", maxBudgetMS)
 	case b.MaxNodes < 0:
 		return "budget.max_nodes", "must not be negative"
+	}
+	if field, reason := checkDifficulty(d); field != "" {
+		return field, reason
 	}
 	return checkLabels(labels)
 }
@@ -43,7 +46,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "missing: a level object (with \"kind\") or {\"level\": …}", "level")
 		return
 	}
-	if field, reason := validateOptions(req.Priority, req.Budget, req.Labels); field != "" {
+	if field, reason := validateOptions(req.Priority, req.Budget, req.Difficulty, req.Labels); field != "" {
 		writeError(w, http.StatusBadRequest, field+": "+reason, field)
 		return
 	}
@@ -57,6 +60,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	}
 	job, err := queue.Submit(r.Context(), s.cfg.Store, s.cfg.Queue, store.JobParams{
 		Level: lvl, Priority: req.Priority, Budget: req.Budget, Labels: req.Labels,
+		Playouts:    playoutsFor(req.Priority, req.Difficulty),
 		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
 	}, s.cfg.Logger)
 	if err != nil {

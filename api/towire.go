@@ -16,6 +16,9 @@ func toWireJob(j store.Job) wire.Job {
 		Cached: j.Cached, Error: j.Error, CreatedAt: j.CreatedAt, StartedAt: j.StartedAt, FinishedAt: j.FinishedAt,
 		Result: toWireResult(j.Result),
 	}
+	if j.Playouts != nil {
+		out.Difficulty = &wire.DifficultyOption{Playouts: *j.Playouts}
+	}
 	if p := j.Progress; p != nil {
 		out.Progress = &wire.Progress{Nodes: p.Nodes, Checkpoints: p.Checkpoints, LastCheckpoint: p.LastCheckpoint}
 	}

@@ -29,6 +29,7 @@ type BatchParams struct {
 	Finish      func(*BatchParams) error
 	Priority    string
 	Budget      solver.Budget
+	Playouts    *int // difficulty option of every job, as JobParams.Playouts
 	Labels      json.RawMessage
 	MaxAttempts int
 	// Versions maps each kind to its current solver version: definitive
@@ -98,13 +99,14 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		// The batch's labels apply to its jobs: copied here so that one
 		// index on jobs.labels answers GET /v1/jobs?label=….
 		if _, err := tx.Exec(ctx, `
-			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts, labels)
-			SELECT $1, seq, hash, kind, $2, $3, $4, $5, $6 FROM new_jobs ORDER BY seq`,
-			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), nullJSON(p.Labels)); err != nil {
+			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts, labels,
+				difficulty_playouts)
+			SELECT $1, seq, hash, kind, $2, $3, $4, $5, $6, $7 FROM new_jobs ORDER BY seq`,
+			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), nullJSON(p.Labels), p.Playouts); err != nil {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
 		if len(src.unique) == src.n {
-			return completeCached(ctx, tx, id, src.unique, p.Versions)
+			return completeCached(ctx, tx, id, src.unique, p.Versions, wantsFigures(p.Playouts))
 		}
 		if _, err := tx.Exec(ctx, `
 			UPDATE jobs j SET dup_of = f.first
@@ -113,7 +115,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			WHERE j.batch_id = $1 AND j.level_hash = f.level_hash AND j.id <> f.first`, id); err != nil {
 			return fmt.Errorf("mark duplicates: %w", err)
 		}
-		return completeCached(ctx, tx, id, src.unique, p.Versions)
+		return completeCached(ctx, tx, id, src.unique, p.Versions, wantsFigures(p.Playouts))
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: create batch: %w", err)
@@ -174,7 +176,8 @@ func (s *sliceStream) Next() (Level, error) {
 // definitive result of the current solver version. The hits are looked up
 // by hash first (index probes; a fresh batch usually has none): joining the
 // just-copied jobs directly would be planned with stale statistics.
-func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []string, kindVersions map[string]string) error {
+// figures says whether the batch's jobs want difficulty figures (cachedFor).
+func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []string, kindVersions map[string]string, figures bool) error {
 	kinds, versions := make([]string, 0, len(kindVersions)), make([]string, 0, len(kindVersions))
 	for k, v := range kindVersions {
 		kinds, versions = append(kinds, k), append(versions, v)
@@ -184,8 +187,8 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []stri
 		FROM results r
 		JOIN unnest($2::text[], $3::text[]) AS v (kind, version) ON v.version = r.solver_version
 		JOIN levels l ON l.hash = r.level_hash AND l.kind = v.kind
-		WHERE r.level_hash = ANY ($1) AND r.verdict IN `+definitiveVerdicts+`
-		ORDER BY r.level_hash, r.job_id`, hashes, kinds, versions)
+		WHERE r.level_hash = ANY ($1) AND r.verdict IN `+definitiveVerdicts+` AND `+cachedFor("$4")+`
+		ORDER BY r.level_hash, r.difficulty IS NULL, r.job_id`, hashes, kinds, versions, figures)
 	if err != nil {
 		return fmt.Errorf("find cached results: %w", err)
 	}

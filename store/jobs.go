@@ -24,6 +24,7 @@ type Job struct {
 	State       wire.JobState
 	Priority    string
 	Budget      solver.Budget
+	Playouts    *int // the job's difficulty option; nil: the worker's default
 	Labels      json.RawMessage
 	Attempts    int32
 	MaxAttempts int32
@@ -48,6 +49,7 @@ type JobParams struct {
 	Level         Level
 	Priority      string
 	Budget        solver.Budget
+	Playouts      *int // per player, of the difficulty figures: nil the worker's default, 0 none (cachedFor)
 	Labels        json.RawMessage
 	MaxAttempts   int
 	SolverVersion string // a definitive result of this version completes the job at once
@@ -65,19 +67,21 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 		}
 		var src *int64
 		var verdict *string
-		err := tx.QueryRow(ctx, `SELECT job_id, verdict FROM results
-			WHERE level_hash = $1 AND solver_version = $2 AND verdict IN `+definitiveVerdicts+`
-			ORDER BY job_id LIMIT 1`, p.Level.Hash, p.SolverVersion).Scan(&src, &verdict)
+		err := tx.QueryRow(ctx, `SELECT r.job_id, r.verdict FROM results r
+			WHERE r.level_hash = $1 AND r.solver_version = $2 AND r.verdict IN `+definitiveVerdicts+`
+				AND `+cachedFor("$3")+`
+			ORDER BY r.difficulty IS NULL, r.job_id LIMIT 1`, p.Level.Hash, p.SolverVersion, wantsFigures(p.Playouts)).Scan(&src, &verdict)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return fmt.Errorf("find cached result: %w", err)
 		}
 		err = tx.QueryRow(ctx, `INSERT INTO jobs
-			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at, verdict)
+			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at, verdict,
+				difficulty_playouts)
 			VALUES ($1, $2, $3, $4, $5, $6, $7,
-				CASE WHEN $8 THEN 'done'::job_state ELSE 'queued' END, $8, CASE WHEN $8 THEN now() END, $9)
+				CASE WHEN $8 THEN 'done'::job_state ELSE 'queued' END, $8, CASE WHEN $8 THEN now() END, $9, $10)
 			RETURNING id`,
 			p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
-			nullJSON(p.Labels), p.MaxAttempts, src != nil, verdict).Scan(&id)
+			nullJSON(p.Labels), p.MaxAttempts, src != nil, verdict, p.Playouts).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert job: %w", err)
 		}
@@ -94,6 +98,23 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 	return s.GetJob(ctx, id)
 }
 
+// cachedFor is the condition on results r that a cached result must meet
+// to complete a job at once; want is the parameter saying whether the job
+// wants difficulty figures. A result without figures because its own job
+// asked for none (a bulk job, say) does not serve a job that wants them:
+// the level is solved again and rated. A result without figures for any
+// other reason (a kind or mode that is not rated, a rating that ran out of
+// time) serves every job, or unrated levels would never be cached. A
+// cached result keeps the figures it was stored with, whatever number of
+// playouts the new job asked for (the figures' "playouts" says).
+func cachedFor(want string) string {
+	return `(NOT ` + want + ` OR r.difficulty IS NOT NULL
+		OR (SELECT sj.difficulty_playouts FROM jobs sj WHERE sj.id = r.job_id) IS DISTINCT FROM 0)`
+}
+
+// wantsFigures says whether a job with this difficulty option wants figures.
+func wantsFigures(playouts *int) bool { return playouts == nil || *playouts > 0 }
+
 // copyResultSQL copies result r to job $1; the caller appends the WHERE.
 const copyResultSQL = insertResults + `
 	SELECT $1, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
@@ -109,13 +130,13 @@ func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
 	var progAt *time.Time
 	err := s.pool.QueryRow(ctx, `
 		SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state, j.priority, j.max_nodes, j.max_ms,
-			j.labels, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
+			j.difficulty_playouts, j.labels, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
 			c.nodes, c.seq, c.updated_at, `+resultColumns("r")+`
 		FROM jobs j
 		LEFT JOIN checkpoints c ON c.job_id = j.id
 		LEFT JOIN results r ON r.job_id = j.id
 		WHERE j.id = $1`, id).Scan(append([]any{&j.ID, &j.BatchID, &j.Seq, &j.LevelHash, &j.Kind, &j.State,
-		&j.Priority, &maxNodes, &maxMS, &j.Labels, &j.Attempts, &j.MaxAttempts, &j.Cached, &j.Error,
+		&j.Priority, &maxNodes, &maxMS, &j.Playouts, &j.Labels, &j.Attempts, &j.MaxAttempts, &j.Cached, &j.Error,
 		&j.CreatedAt, &j.StartedAt, &j.FinishedAt, &progNodes, &progSeq, &progAt}, res.dest()...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Job{}, fmt.Errorf("job %d: %w", id, ErrNotFound)
@@ -137,6 +158,7 @@ type RunnableJob struct {
 	Kind        string
 	Body        []byte
 	Budget      solver.Budget
+	Playouts    *int  // the job's difficulty option; nil: the worker's default
 	Attempts    int32 // including this one
 	MaxAttempts int32
 	Checkpoint  []byte // last checkpoint blob, nil if none
@@ -162,9 +184,10 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64, o Owner) (map[int64]
 			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
 				worker_id = $2
 			WHERE id = ANY ($1) AND state IN `+liveStates+` AND `+ownerGone("$2", "$3::interval")+`
-			RETURNING id, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, coalesce(error, '') AS error
+			RETURNING id, kind, level_hash, max_nodes, max_ms, difficulty_playouts, attempts, max_attempts,
+				coalesce(error, '') AS error
 		)
-		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts, j.max_attempts, c.blob, c.seq, j.error
+		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.difficulty_playouts, j.attempts, j.max_attempts, c.blob, c.seq, j.error
 		FROM j JOIN levels l ON l.hash = j.level_hash
 		LEFT JOIN checkpoints c ON c.job_id = j.id`, ids, o.ID, o.DeadAfter)
 	if err != nil {
@@ -193,9 +216,9 @@ func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, 
 			UPDATE jobs SET worker_id = $4
 			WHERE batch_id = $1 AND seq >= $2 AND seq < $3
 				AND state IN `+liveStates+` AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
-			RETURNING id, seq, kind, level_hash, max_nodes, max_ms, attempts, max_attempts, error
+			RETURNING id, seq, kind, level_hash, max_nodes, max_ms, difficulty_playouts, attempts, max_attempts, error
 		)
-		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.attempts + 1, j.max_attempts, c.blob, c.seq,
+		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.difficulty_playouts, j.attempts + 1, j.max_attempts, c.blob, c.seq,
 			coalesce(j.error, '')
 		FROM j JOIN levels l ON l.hash = j.level_hash
 		LEFT JOIN checkpoints c ON c.job_id = j.id
@@ -215,7 +238,7 @@ func collectRunnable(rows pgx.Rows) ([]RunnableJob, error) {
 		var r RunnableJob
 		var maxNodes, maxMS *int64
 		var seq *int32
-		err := row.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq, &r.LastError)
+		err := row.Scan(&r.ID, &r.Kind, &r.Body, &maxNodes, &maxMS, &r.Playouts, &r.Attempts, &r.MaxAttempts, &r.Checkpoint, &seq, &r.LastError)
 		r.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
 		if seq != nil {
 			r.CheckSeq = *seq

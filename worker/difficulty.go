@@ -16,13 +16,22 @@ import (
 const rateTimeCap = 30 * time.Second
 
 // rate computes the difficulty figures of a definitive result for kinds
-// that rate levels, within what is left of the job's time budget (at most
+// that rate levels, with the job's number of playouts (nil: the worker's
+// default; 0: none), within what is left of the job's time budget (at most
 // rateTimeCap). It never changes the verdict: on any failure or when the
 // time runs out the result is stored without figures.
-func (w *Worker) rate(ctx context.Context, log *slog.Logger, kind solver.Kind, lvl solver.Level, res solver.Result, budget solver.Budget) json.RawMessage {
+func (w *Worker) rate(ctx context.Context, log *slog.Logger, kind solver.Kind, lvl solver.Level, res solver.Result,
+	budget solver.Budget, jobPlayouts *int) json.RawMessage {
 	r, ok := kind.(difficulty.Rater)
 	if !ok || !res.Verdict.Definitive() || w.cfg.DifficultyPlayouts < 0 {
 		return nil
+	}
+	playouts := w.cfg.DifficultyPlayouts // 0: difficulty.DefaultPlayouts
+	if jobPlayouts != nil {
+		if *jobPlayouts <= 0 {
+			return nil
+		}
+		playouts = *jobPlayouts
 	}
 	limit := rateTimeCap
 	if budget.MaxMS > 0 {
@@ -34,7 +43,7 @@ func (w *Worker) rate(ctx context.Context, log *slog.Logger, kind solver.Kind, l
 	}
 	rctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	opts := difficulty.Options{Playouts: w.cfg.DifficultyPlayouts, Workers: runtime.GOMAXPROCS(0)}
+	opts := difficulty.Options{Playouts: playouts, Workers: w.playoutWorkers()}
 	f, err := r.Rate(rctx, lvl, res, opts)
 	switch {
 	case errors.Is(err, difficulty.ErrNotRated):
@@ -49,4 +58,14 @@ func (w *Worker) rate(ctx context.Context, log *slog.Logger, kind solver.Kind, l
 		return nil
 	}
 	return out
+}
+
+// playoutWorkers is how many goroutines the playouts of one job get: the
+// cores that the other jobs solving in this process leave free, at least
+// one. An idle worker rates on every core; a busy one does not make its
+// solves compete with playouts. The figures do not depend on it (playout
+// i has its own seed), only their speed does.
+func (w *Worker) playoutWorkers() int {
+	others := int(w.solving.Load()) - 1
+	return max(1, runtime.GOMAXPROCS(0)-max(others, 0))
 }

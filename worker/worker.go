@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -40,7 +41,9 @@ type Config struct {
 	// Observer, if set, is told about every finished solve (metrics).
 	Observer Observer
 	// DifficultyPlayouts is the number of playouts per player of the
-	// difficulty figures (0: difficulty.DefaultPlayouts; negative: none).
+	// difficulty figures of jobs that do not say (0:
+	// difficulty.DefaultPlayouts; negative: no figures for any job, whatever
+	// it asked).
 	DifficultyPlayouts int
 }
 
@@ -72,6 +75,9 @@ type Worker struct {
 	// hold, and write-locked by releaseStrays, which must not see one
 	// without the other.
 	claims sync.RWMutex
+	// solving counts the jobs in run now: the difficulty playouts of one
+	// take the cores the others leave free (see playoutWorkers).
+	solving atomic.Int64
 }
 
 type startReply struct {
@@ -292,6 +298,8 @@ var (
 // bundle.go); a solo job nil.
 func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJob, onSlow func() bool) (a attempt) {
 	a.job = job
+	w.solving.Add(1)
+	defer w.solving.Add(-1)
 	kind, ok := w.cfg.Registry.Kind(job.Kind)
 	if !ok {
 		a.err = fmt.Errorf("%w: kind %q is not registered in this worker", errFinal, job.Kind)
@@ -361,7 +369,7 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
 		return a
 	}
-	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget)
+	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget, job.Playouts)
 	a.res = res
 	a.version = kind.Version()
 	return a

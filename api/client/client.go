@@ -56,9 +56,12 @@ func StatusOf(err error) int {
 
 // JobOptions are the optional settings of a job or batch.
 type JobOptions struct {
-	Priority string          `json:"priority,omitempty"`
-	Budget   solver.Budget   `json:"budget,omitzero"`
-	Labels   json.RawMessage `json:"labels,omitempty"`
+	Priority string        `json:"priority,omitempty"`
+	Budget   solver.Budget `json:"budget,omitzero"`
+	// Difficulty sets the playouts of the difficulty figures; nil: the
+	// server's default (figures for interactive jobs, none for bulk).
+	Difficulty *wire.DifficultyOption `json:"difficulty,omitempty"`
+	Labels     json.RawMessage        `json:"labels,omitempty"`
 }
 
 // do sends a request and decodes a JSON answer into out (if not nil).
@@ -165,6 +168,9 @@ func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts
 	}
 	if opts.Budget.MaxNodes > 0 {
 		q.Set("max_nodes", strconv.FormatInt(opts.Budget.MaxNodes, 10))
+	}
+	if opts.Difficulty != nil {
+		q.Set("playouts", strconv.Itoa(opts.Difficulty.Playouts))
 	}
 	path := "/v1/batches"
 	if len(q) > 0 {

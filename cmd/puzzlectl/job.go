@@ -29,6 +29,7 @@ func runJob(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&opts.Priority, "priority", "interactive", "interactive or bulk")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget (0: none)")
+	playouts := playoutsFlag(fs)
 	fail := failOn{}
 	fs.Var(fail, "fail-on", "exit 2 if the verdict is unsolvable or unknown (repeatable)")
 	pos, code, ok := parseArgs(fs, args)
@@ -38,6 +39,7 @@ func runJob(ctx context.Context, e *env, args []string) int {
 	if !wantArgs(fs, pos, 1, 1) {
 		return exitError
 	}
+	opts.Difficulty = playouts()
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
 		return e.errorf("job: %v", err)

@@ -27,6 +27,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	fs.StringVar(&opts.Priority, "priority", "", "interactive or bulk (server default: bulk)")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget per level in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget per level (0: none)")
+	playouts := playoutsFlag(fs)
 	var labels labelFlags
 	fs.Var(&labels, "label", "key:value label of the batch, which its jobs carry too (repeatable)")
 	wait := fs.Bool("wait", false, "wait for the batch with a progress bar and print a summary")
@@ -47,6 +48,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		}
 		opts.Labels, _ = json.Marshal(m)
 	}
+	opts.Difficulty = playouts()
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
 		return e.errorf("submit: %v", err)
