@@ -72,7 +72,7 @@ func TestRateEveryMoveWins(t *testing.T) {
 func TestRateSameSeedSameFigures(t *testing.T) {
 	t.Parallel()
 	lvl := pileLevel(5, "123", "231", "312", "123")
-	_, a := rate(t, lvl, difficulty.Options{Playouts: 400, Seed: 3, Workers: 2})
+	_, a := rate(t, lvl, difficulty.Options{Playouts: 400, Seed: 3, Workers: 4})
 	_, b := rate(t, lvl, difficulty.Options{Playouts: 400, Seed: 3, Workers: 1})
 	if fmt.Sprintf("%+v %+v %+v", *a.Random, *a.Greedy, a.Plies) != fmt.Sprintf("%+v %+v %+v", *b.Random, *b.Greedy, b.Plies) {
 		t.Fatalf("same seed, different figures:\n%+v %+v\n%+v %+v", *a.Random, *a.Greedy, *b.Random, *b.Greedy)

@@ -61,7 +61,7 @@ func TestRateAmmoWinsOnlyAtTheOptimum(t *testing.T) {
 func TestRateSameSeedSameFigures(t *testing.T) {
 	t.Parallel()
 	lvl := level(t, "WWRRBBWW", "WRBRW", "", ModeHand)
-	_, a := rate(t, lvl, difficulty.Options{Playouts: 500, Seed: 11, Workers: 2})
+	_, a := rate(t, lvl, difficulty.Options{Playouts: 500, Seed: 11, Workers: 4})
 	_, b := rate(t, lvl, difficulty.Options{Playouts: 500, Seed: 11, Workers: 1})
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("same seed, different figures:\n%+v\n%+v", a, b)
