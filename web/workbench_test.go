@@ -17,6 +17,7 @@ import (
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
 
@@ -35,7 +36,8 @@ var pasted = strings.Join([]string{
 // `puzzled dev`: submit a batch from the page and see it finish and its
 // report; step through whole replays of a zuma and a sheep level checking
 // data-state against the simulator at every step; open a columns and a
-// twoends level at ?step=K. No page may log an error.
+// twoends level at ?step=K; every level page shows the difficulty figures
+// the API has for the job. No page may log an error.
 func TestWorkbench(t *testing.T) {
 	base, c := startDev(t)
 	b := newBrowser(t, base)
@@ -79,6 +81,7 @@ func submitBatch(t *testing.T, b *browser) int64 {
 		chromedp.WaitVisible("#file-list li", chromedp.ByQuery),
 		chromedp.SetValue("#labels", "suite=browser, season=3", chromedp.ByID),
 		chromedp.SetValue("#max-ms", "20000", chromedp.ByID),
+		chromedp.SetValue("#playouts", strconv.Itoa(browserPlayouts), chromedp.ByID),
 	)
 	tb.shot(t, "submit.png")
 	tb.run(t, chromedp.Click("#submit", chromedp.ByID))
@@ -168,6 +171,7 @@ func stepThrough(t *testing.T, b *browser, c *client.Client, id int64, shot stri
 	want := simulatorStates(t, c, id)
 	tb := b.open(t, "job-"+strconv.FormatInt(id, 10), "/ui/jobs/"+strconv.FormatInt(id, 10))
 	tb.run(t, chromedp.WaitVisible("#board", chromedp.ByID))
+	difficultyShown(t, tb, c, id)
 	for k := range want {
 		if k > 0 {
 			tb.run(t, chromedp.KeyEvent(kb.ArrowRight))
@@ -210,9 +214,71 @@ func atStep(t *testing.T, b *browser, c *client.Client, id int64, k int, shot st
 	}
 	tb := b.open(t, "job-"+strconv.FormatInt(id, 10), "/ui/jobs/"+strconv.FormatInt(id, 10)+"?step="+strconv.Itoa(k))
 	tb.run(t, chromedp.WaitVisible("#board", chromedp.ByID))
+	difficultyShown(t, tb, c, id)
 	if got := boardState(t, tb); got != want[k].Text {
 		t.Fatalf("?step=%d: data-state\n%s\nwant (simulator)\n%s", k, got, want[k].Text)
 	}
 	tb.shot(t, shot)
 	tb.noErrors(t)
+}
+
+// browserPlayouts is the difficulty option the submit test sets: the batch
+// is bulk, which gets no figures unless it asks.
+const browserPlayouts = 300
+
+// difficultyShown checks the level page's difficulty section against the
+// figures GET /v1/jobs/{id} returns: the score, both players' wins with
+// their interval, the first-move share and the effort for the kinds with
+// playouts, the margin for twoends.
+func difficultyShown(t *testing.T, tb *tab, c *client.Client, id int64) {
+	t.Helper()
+	job, err := c.GetJob(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if job.Difficulty == nil || job.Difficulty.Playouts != browserPlayouts {
+		t.Fatalf("job %d: difficulty option %+v, want %d playouts from the submit page", id, job.Difficulty, browserPlayouts)
+	}
+	if job.Result == nil || len(job.Result.Difficulty) == 0 {
+		t.Fatalf("job %d (%s) has no difficulty figures", id, job.Kind)
+	}
+	var f difficulty.Figures
+	if err := json.Unmarshal(job.Result.Difficulty, &f); err != nil {
+		t.Fatal(err)
+	}
+	tb.run(t, chromedp.WaitVisible("#difficulty dl", chromedp.ByQuery))
+	fig := func(name string) string {
+		t.Helper()
+		sel := `#difficulty [data-fig="` + name + `"]`
+		if tb.count(t, sel) != 1 {
+			t.Fatalf("job %d (%s): the page shows no %s figure:\n%s", id, job.Kind, name, tb.text(t, "#difficulty"))
+		}
+		return tb.text(t, sel)
+	}
+	want := map[string]string{"effort": strconv.FormatInt(f.NodesProof, 10) + " to the proof"}
+	if f.Margin != nil {
+		want["margin"] = strconv.FormatInt(*f.Margin, 10)
+	}
+	if f.Random != nil { // kinds with playouts
+		want["playouts"] = strconv.Itoa(browserPlayouts) + " per player"
+		want["random"] = strconv.Itoa(f.Random.Wins) + " of " + strconv.Itoa(f.Random.Games) + "; 95% interval"
+		want["greedy"] = strconv.Itoa(f.Greedy.Wins) + " of " + strconv.Itoa(f.Greedy.Games) + "; 95% interval"
+	}
+	if f.Score != nil {
+		want["score"] = strconv.Itoa(*f.Score) + " / 10"
+	}
+	if f.First != nil {
+		want["first-moves"] = strconv.Itoa(f.First.Winning) + " of " + strconv.Itoa(f.First.Moves)
+	}
+	if f.Shortest != nil {
+		want["shortest"] = strconv.Itoa(*f.Shortest) + " moves"
+	}
+	if job.Kind != "twoends" && (f.Random == nil || f.Score == nil || f.First == nil) {
+		t.Fatalf("job %d (%s): figures lack the score, a win rate or the first-move share: %s", id, job.Kind, job.Result.Difficulty)
+	}
+	for name, w := range want {
+		if got := fig(name); !strings.Contains(got, w) {
+			t.Errorf("job %d (%s): %s shows %q, want it to contain %q", id, job.Kind, name, got, w)
+		}
+	}
 }

@@ -1,5 +1,5 @@
-// The level page: the job's facts, then its level drawn as the player sees
-// it and its plan replayed — play, pause, step, scrub, arrow keys — from
+// The level page: the job's facts and difficulty figures, then its level
+// drawn as the player sees it and its plan replayed — play, pause, step, scrub, arrow keys — from
 // the states the kind's simulator computed (GET /v1/jobs/{id}/replay).
 // The board element alone carries data-state, the canonical state text.
 import {getJSON} from './api.js';
@@ -18,6 +18,7 @@ export async function jobPage(id) {
   }
   if (!job.result) return;
   const main = document.getElementById('main');
+  main.append(difficultySection(job));
   try {
     main.append(player(await getJSON('/v1/jobs/' + id + '/replay')));
   } catch (err) {
@@ -42,6 +43,44 @@ function jobFacts(job) {
   add('level', el('a', {href: '/v1/levels/' + job.level_hash}, job.level_hash.slice(0, 16) + '…'));
   if (job.progress) add('progress', `${job.progress.nodes} nodes`);
   return dl;
+}
+
+// difficultySection shows the result's difficulty figures
+// (docs/difficulty.md): the score, both players' win rates with their 95%
+// intervals, the share of first moves (and of the first K decisions) that
+// still win, plan lengths and search effort. Each value carries
+// data-fig=<name> for the browser tests.
+function difficultySection(job) {
+  const d = job.result.difficulty;
+  const sec = el('section', {id: 'difficulty', 'aria-label': 'difficulty figures'}, el('h2', {}, 'Difficulty'));
+  if (!d) {
+    const asked = job.difficulty ? job.difficulty.playouts : undefined;
+    sec.append(el('p', {class: 'muted', 'data-fig': 'none'}, asked === 0
+      ? 'No difficulty figures: the job asked for none (bulk jobs get none unless they set playouts).'
+      : 'No difficulty figures for this level (its kind or mode is not rated, or rating ran out of time).'));
+    return sec;
+  }
+  const dl = el('dl', {class: 'facts wide'});
+  const add = (name, k, v) => v !== undefined && v !== null && dl.append(el('dt', {}, k), el('dd', {'data-fig': name}, v));
+  const pct = (x) => (100 * x).toFixed(x > 0 && x < 0.01 ? 2 : 1) + '%';
+  const rate = (r) => r && `${pct(r.rate)} (${r.wins} of ${r.games}; 95% interval ${pct(r.low)}–${pct(r.high)})`;
+  const share = (s) => s && `${s.winning} of ${s.moves} (${pct(s.share)})`;
+  add('score', 'score', d.score !== undefined ? el('strong', {}, `${d.score} / 10`) : undefined);
+  add('random', 'random player wins', rate(d.random));
+  add('greedy', 'greedy player wins', rate(d.greedy));
+  add('target', 'a win is', d.target);
+  add('first-moves', 'winning first moves', share(d.first_moves));
+  add('plies', 'winning moves, decisions 1–' + (d.plies ? d.plies.length : 0),
+    d.plies && d.plies.length ? d.plies.map((s) => `${s.winning}/${s.moves}`).join(', ') : undefined);
+  add('shortest', 'shortest win', d.shortest !== undefined ? `${d.shortest} moves` : undefined);
+  add('median', 'median win', d.median !== undefined ? `${d.median} moves` : undefined);
+  add('margin', 'margin (optimal play)', d.margin);
+  add('effort', 'search effort', (d.nodes_first_solution !== undefined ? `${d.nodes_first_solution} nodes to the first win, ` : '') +
+    `${d.nodes_proof} to the proof`);
+  add('exact', 'exact search', d.exact_complete ? 'whole game tree' : 'over budget: some figures left out');
+  if (d.random) add('playouts', 'playouts', `${d.playouts} per player, seed ${d.seed}`);
+  sec.append(dl);
+  return sec;
 }
 
 // player is the board and its replay controls.

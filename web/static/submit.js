@@ -1,5 +1,6 @@
 // The submit page: paste JSON or NDJSON, or drop files (levels, arrays,
-// NDJSON, community sheep files), set priority, budget and labels, then
+// NDJSON, community sheep files), set priority, budget, difficulty
+// playouts and labels, then
 // follow the job (one level) or the batch (several).
 import {postJSON, rememberBatch} from './api.js';
 import {el, errorBox, show} from './dom.js';
@@ -63,6 +64,8 @@ export async function submitPage() {
   const maxMS = el('input', {type: 'number', id: 'max-ms', min: 0, placeholder: 'kind default'});
   const maxNodes = el('input', {type: 'number', id: 'max-nodes', min: 0, placeholder: 'no limit'});
   const labels = el('input', {type: 'text', id: 'labels', placeholder: 'season=3, author=ana'});
+  const playouts = el('input', {type: 'number', id: 'playouts', min: 0, max: 100000,
+    placeholder: 'default (interactive: 1000, bulk: none)'});
   const status = el('div', {id: 'submit-status', 'aria-live': 'polite'});
   const form = el('form', {id: 'submit-form', class: 'submit', onsubmit: async (e) => {
     e.preventDefault();
@@ -77,6 +80,7 @@ export async function submitPage() {
       if (maxMS.value) budget.max_ms = Number(maxMS.value);
       if (maxNodes.value) budget.max_nodes = Number(maxNodes.value);
       if (Object.keys(budget).length) opts.budget = budget;
+      if (playouts.value !== '') opts.difficulty = {playouts: Number(playouts.value)};
       const lab = parseLabels(labels.value);
       if (lab) opts.labels = lab;
       if (levels.length === 1) {
@@ -98,7 +102,8 @@ export async function submitPage() {
     el('label', {}, 'Priority ', priority),
     el('label', {}, 'Budget, ms ', maxMS),
     el('label', {}, 'Budget, nodes ', maxNodes),
-    el('label', {}, 'Labels ', labels)),
+    el('label', {}, 'Labels ', labels),
+    el('label', {}, 'Difficulty playouts (0: none) ', playouts)),
   el('button', {type: 'submit', id: 'submit'}, 'Submit and follow'),
   status);
   show(el('h1', {}, 'Submit levels'), form);
