@@ -84,3 +84,58 @@ func TestPlayoutsFlag(t *testing.T) {
 		t.Fatalf("--playouts 200000: exit %d, %s", code, stderr)
 	}
 }
+
+// TestSolvePlayouts: the local solve rates levels only when --playouts
+// asks, with that many playouts, and refuses a count out of range.
+func TestSolvePlayouts(t *testing.T) {
+	t.Parallel()
+	const levels = `{"kind":"zuma","board":"WWRRBBWW","hand":"WRBRW"}` + "\n" +
+		`{"kind":"zuma","board":"WRRBBW","hand":"RB"}` + "\n" + // unsolvable: rated, no score
+		`{"kind":"zuma","board":"RRWWRRBBRR"}` + "\n" // unlimited: not rated
+	type line struct {
+		Verdict    string          `json:"verdict"`
+		Difficulty json.RawMessage `json:"difficulty"`
+		Error      string          `json:"error"`
+	}
+	for _, tc := range []struct {
+		flag string
+		want []int // playouts of each line's figures, -1 for none
+	}{
+		{"", []int{-1, -1, -1}},
+		{"--playouts=0", []int{-1, -1, -1}},
+		{"--playouts=250", []int{250, 250, -1}},
+	} {
+		t.Run(tc.flag, func(t *testing.T) {
+			args := []string{"solve", "-"}
+			if tc.flag != "" {
+				args = []string{"solve", tc.flag, "-"}
+			}
+			code, stdout, stderr := runCLI(t, levels, args...)
+			lines := decodeLines[line](t, strings.NewReader(stdout))
+			if code != exitOK || len(lines) != 3 {
+				t.Fatalf("exit %d, %d lines: %s", code, len(lines), stderr)
+			}
+			for i, l := range lines {
+				got := -1
+				if len(l.Difficulty) > 0 {
+					var f difficulty.Figures
+					if err := json.Unmarshal(l.Difficulty, &f); err != nil || f.Random == nil || f.Random.Games != f.Playouts {
+						t.Fatalf("line %d: figures %s: %v", i, l.Difficulty, err)
+					}
+					if (f.Score != nil) != (l.Verdict == "solved") {
+						t.Fatalf("line %d (%s): score %v", i, l.Verdict, f.Score)
+					}
+					got = f.Playouts
+				}
+				if got != tc.want[i] {
+					t.Fatalf("line %d: figures with %d playouts, want %d", i, got, tc.want[i])
+				}
+			}
+		})
+	}
+	for _, bad := range []string{"--playouts=-1", "--playouts=100001"} {
+		if code, _, stderr := runCLI(t, levels, "solve", bad, "-"); code != exitError || !strings.Contains(stderr, "--playouts") {
+			t.Fatalf("%s: exit %d, %s", bad, code, stderr)
+		}
+	}
+}

@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
 	"sync"
 
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
 
@@ -30,12 +32,17 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 	var budget solver.Budget
 	fs.Int64Var(&budget.MaxMS, "budget-ms", 0, "time budget per level in ms (0: none)")
 	fs.Int64Var(&budget.MaxNodes, "max-nodes", 0, "node budget per level (0: none)")
+	playouts := fs.Int("playouts", 0, fmt.Sprintf("difficulty figures of each solved or unsolvable level: playouts per player "+
+		"(0: no figures, at most %d)", difficulty.MaxPlayouts))
 	pos, code, ok := parseArgs(fs, args)
 	if !ok {
 		return code
 	}
 	if !wantArgs(fs, pos, 1, -1) {
 		return exitError
+	}
+	if *playouts < 0 || *playouts > difficulty.MaxPlayouts {
+		return e.errorf("solve: --playouts must be between 0 and %d", difficulty.MaxPlayouts)
 	}
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
@@ -47,7 +54,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 		bad = bad || l.Error != ""
 		return out.write(l)
 	}
-	err = solveAll(ctx, levels, solver.Options{Budget: budget}, emit, out.idle)
+	err = solveAll(ctx, levels, solveOpts{Options: solver.Options{Budget: budget}, playouts: *playouts}, emit, out.idle)
 	if ferr := out.flush(); err == nil {
 		err = ferr
 	}
@@ -66,7 +73,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 // solveAll solves the levels on GOMAXPROCS goroutines and calls emit for
 // each in input order. It calls idle before it waits for a result, so that
 // the output so far can be flushed.
-func solveAll(ctx context.Context, levels []level, opts solver.Options, emit func(solveLine) error, idle func() error) error {
+func solveAll(ctx context.Context, levels []level, opts solveOpts, emit func(solveLine) error, idle func() error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	reg := kinds.Registry()
@@ -119,8 +126,15 @@ func solveAll(ctx context.Context, levels []level, opts solver.Options, emit fun
 	return nil
 }
 
-// solveOne parses, solves and verifies one level.
-func solveOne(ctx context.Context, reg *solver.Registry, l level, opts solver.Options) solveLine {
+// solveOpts are the solver's options and the playouts per player of the
+// difficulty figures (0: none).
+type solveOpts struct {
+	solver.Options
+	playouts int
+}
+
+// solveOne parses, solves and verifies one level, and rates it when asked.
+func solveOne(ctx context.Context, reg *solver.Registry, l level, opts solveOpts) solveLine {
 	out := solveLine{File: l.file, Line: l.line}
 	lvl, err := parseLevel(reg, l)
 	if err != nil {
@@ -129,7 +143,7 @@ func solveOne(ctx context.Context, reg *solver.Registry, l level, opts solver.Op
 	}
 	out.Kind = lvl.Kind()
 	kind := reg.KindOf(lvl)
-	res, err := kind.Solve(ctx, lvl, opts)
+	res, err := kind.Solve(ctx, lvl, opts.Options)
 	if err != nil {
 		out.Error = "solve: " + err.Error()
 		return out
@@ -137,6 +151,13 @@ func solveOne(ctx context.Context, reg *solver.Registry, l level, opts solver.Op
 	if err := kind.Verify(lvl, res); err != nil {
 		out.Error = "result failed verification (solver bug): " + err.Error()
 		return out
+	}
+	if r, ok := kind.(difficulty.Rater); ok && opts.playouts > 0 && res.Verdict.Definitive() {
+		// One goroutine: solveAll already runs a level per core. A level
+		// that is not rated (difficulty.ErrNotRated) simply has no figures.
+		if f, err := r.Rate(ctx, lvl, res, difficulty.Options{Playouts: opts.playouts, Workers: 1}); err == nil {
+			res.Difficulty, _ = json.Marshal(f)
+		}
 	}
 	out.Result = &res
 	return out
