@@ -37,7 +37,7 @@ func checkDifficulty(d *wire.DifficultyOption) (field, reason string) {
 
 // playoutsFor is the difficulty option stored with a job: what it asked
 // for, else none for bulk jobs and the worker's default (nil) for
-// interactive ones. Figures cost 24–3,000× a fast solve
+// interactive ones. Figures cost 30–2,800× a fast solve
 // (docs/difficulty.md), so a bulk batch of easy levels would mostly
 // measure difficulty; a designer asking about one level wants them.
 func playoutsFor(priority string, d *wire.DifficultyOption) *int {

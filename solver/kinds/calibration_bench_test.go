@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/columns"
 	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/sheep"
 )
 
 // BenchmarkCalibration prints the score table of docs/difficulty.md:
-// generated sheep deals of 60 tiles with 7 down to 4 slots, and random
-// zuma hand levels, each row the scores of its solvable levels. Run with
+// generated sheep deals of 30 to 90 tiles with 7 down to 5 slots, zuma
+// pair boards in hand and ammo mode, and columns boards with a growing
+// score goal, each row the scores of its solvable levels. Run with
 // -benchtime=1x -v.
 func BenchmarkCalibration(b *testing.B) {
 	reg := Registry()
@@ -37,6 +39,31 @@ func BenchmarkCalibration(b *testing.B) {
 				data = append(data, fmt.Appendf(nil, `{"kind":"zuma","board":%q,"hand":%q}`, board, hand))
 			}
 			calibrationRow(b, reg, fmt.Sprintf("zuma %d pairs, 1 ball each + 1", pairs), data)
+		}
+		// Ammo: the same pairs, but the balls come in a shuffled order.
+		for _, pairs := range []int{2, 3, 4, 5} {
+			var data [][]byte
+			for range 8 {
+				board, hand := pairsLevel(rng, pairs, 4)
+				ammo := []byte(hand)
+				rng.Shuffle(len(ammo), func(i, j int) { ammo[i], ammo[j] = ammo[j], ammo[i] })
+				data = append(data, fmt.Appendf(nil, `{"kind":"zuma","board":%q,"ammo":%q}`, board, ammo))
+			}
+			calibrationRow(b, reg, fmt.Sprintf("zuma ammo %d pairs, shuffled", pairs), data)
+		}
+		// Columns: the same 8 boards and pieces (seeds 0..7) with a higher
+		// score goal in each row.
+		for _, goal := range []int64{2, 5, 8, 11, 14, 17} {
+			var data [][]byte
+			for i := range 8 {
+				l, err := columns.Generate(rand.New(rand.NewPCG(uint64(i), 2018)), columns.GenConfig{Width: 6, Height: 12,
+					Rule: columns.RuleLines, Colors: 4, Fill: 0.3, Pieces: 5, Goal: columns.GoalScore, Score: goal})
+				if err != nil {
+					b.Fatal(err)
+				}
+				data = append(data, l.Canonical())
+			}
+			calibrationRow(b, reg, fmt.Sprintf("columns 6×12, 5 pieces, %d points", goal), data)
 		}
 	}
 }

@@ -62,7 +62,8 @@ func BenchmarkDifficulty(b *testing.B) {
 	}
 }
 
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+// ms keeps nanoseconds: a zuma hand solve can take less than a microsecond.
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
 func median(x []float64) float64 {
 	if len(x) == 0 {
