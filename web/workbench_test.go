@@ -98,7 +98,8 @@ func submitBatch(t *testing.T, b *browser) int64 {
 	tb.run(t, chromedp.WaitVisible(`#batch-summary[data-done="true"]`, chromedp.ByQuery),
 		chromedp.WaitVisible(`section[data-ready="true"]`, chromedp.ByQuery))
 	page := tb.text(t, "#main")
-	for _, want := range []string{"levels\n5", "Unsolvable (1)", "Solve times", "season=3", "suite=browser", "Slowest"} {
+	for _, want := range []string{"levels\n5", "Unsolvable (1)", "Solve times", "season=3", "suite=browser", "Slowest",
+		"Difficulty scores", "3 rated levels", "Hardest (difficulty score) (3)"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("batch page lacks %q:\n%s", want, page)
 		}

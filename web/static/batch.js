@@ -1,6 +1,7 @@
 // The batch page: live progress, then the report — unsolvable levels with
 // their proofs, unknown ones with the best partial line, failures, the
-// slowest, and a histogram of solve times.
+// slowest, a histogram of solve times, and the difficulty scores (a
+// histogram and the hardest levels; docs/difficulty.md).
 import {getJSON, request} from './api.js';
 import {el, fmtLabels, show, sleep} from './dom.js';
 
@@ -23,6 +24,8 @@ export async function batchPage(id) {
   report.replaceChildren(
     figures(rep),
     histogram(times),
+    scores(rep.difficulty, b.priority),
+    levelTable('Hardest (difficulty score)', rep.difficulty && rep.difficulty.hardest, ['score'], (l) => [l.difficulty_score]),
     levelTable('Unsolvable', rep.unsolvable, ['proof'], (l) => [l.proof]),
     levelTable('Unknown: the budget ran out', rep.unknown, ['best partial line'], (l) => [partial(l)]),
     levelTable('Failed', rep.failed, ['error'], (l) => [l.error]),
@@ -91,6 +94,25 @@ function histogram(times) {
   }
   return el('section', {id: 'histogram'}, el('h2', {}, 'Solve times'),
     times.length ? rows : el('p', {class: 'muted'}, 'No computed results (all cached or none yet).'));
+}
+
+// scores is the histogram of the difficulty scores 1..10 of the batch's
+// rated levels.
+function scores(d, priority) {
+  const sec = el('section', {id: 'scores'}, el('h2', {}, 'Difficulty scores'));
+  if (!d || !d.rated) {
+    sec.append(el('p', {class: 'muted'}, priority === 'bulk'
+      ? 'No level has a score: bulk batches get difficulty figures only when they set playouts.'
+      : 'No level has a score (no solved level of a rated kind, or no figures).'));
+    return sec;
+  }
+  const top = Math.max(1, ...d.histogram);
+  sec.append(el('p', {}, `${d.rated} rated level${d.rated === 1 ? '' : 's'}, 1 trivial … 10 brutal.`));
+  d.histogram.forEach((n, i) => sec.append(el('div', {class: 'hbar', dataset: {score: i + 1}},
+    el('span', {class: 'hlabel'}, 'score ' + (i + 1)),
+    el('span', {class: 'hfill', style: `width:${(n / top) * 100}%`}),
+    el('span', {class: 'hcount'}, n))));
+  return sec;
 }
 
 function partial(l) {
