@@ -70,6 +70,7 @@ BEGIN
     SELECT DISTINCT e.key, e.value #>> '{}', l.created_at, l.hash
     FROM new_rows n JOIN levels l ON l.hash = n.level_hash, jsonb_each(n.labels) e
     WHERE n.labels IS NOT NULL AND jsonb_typeof(n.labels) = 'object' AND jsonb_typeof(e.value) = 'string'
+    ORDER BY 1, 2, 3, 4  -- one order for every inserter: no deadlock on a row two insert
     ON CONFLICT DO NOTHING;
     RETURN NULL;
 END
@@ -104,6 +105,7 @@ BEGIN
         FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN levels l ON l.hash = n.level_hash, jsonb_each(n.labels) e
         WHERE n.labels IS DISTINCT FROM o.labels AND jsonb_typeof(n.labels) = 'object'
             AND jsonb_typeof(e.value) = 'string'
+        ORDER BY 1, 2, 3, 4
         ON CONFLICT DO NOTHING;
     END IF;
     RETURN NULL;
@@ -117,10 +119,15 @@ CREATE TRIGGER jobs_labels_update AFTER UPDATE ON jobs
 -- A level's newest definitive result moves forward only: the WHERE is
 -- re-checked on the locked row when two transactions store results of the
 -- same level at once, so the newer one wins whichever commits last.
--- Results are never updated or deleted.
+-- Results are never updated or deleted. The level rows are locked first
+-- in hash order: two bundles finishing the same levels in another order
+-- would otherwise deadlock.
 -- +goose StatementBegin
 CREATE FUNCTION puzzled_level_newest() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    PERFORM 1 FROM levels l
+    WHERE l.hash IN (SELECT level_hash FROM new_rows WHERE verdict IN ('solved', 'unsolvable'))
+    ORDER BY l.hash FOR NO KEY UPDATE;
     UPDATE levels l SET verdict = n.verdict, result_job_id = n.job_id, result_at = n.created_at
     FROM (
         SELECT DISTINCT ON (level_hash) level_hash, verdict, job_id, created_at
