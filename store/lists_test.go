@@ -185,6 +185,15 @@ func TestListPathsFollowWrites(t *testing.T) {
 	if got := levels(store.LevelFilter{Labels: zoe}); len(got) != 1 || got[a.Hash] != "" {
 		t.Fatalf("levels labelled Zoë: %v", got)
 	}
+	// Level a has a job labelled 森 and another labelled Zoë, but no job
+	// with both: several labels must be on one job.
+	if got := levels(store.LevelFilter{Labels: append(slices.Clone(forest), zoe...)}); len(got) != 0 {
+		t.Fatalf("levels with a job labelled both 森 and Zoë: %v", got)
+	}
+	both := append(slices.Clone(forest), store.Label{Key: "project", Value: "森"})
+	if got := levels(store.LevelFilter{Labels: both}); len(got) != 2 {
+		t.Fatalf("levels labelled 森 twice: %v", got)
+	}
 
 	// The solo job on level a is solved: its verdict reaches job_labels,
 	// and level a's newest definitive result is that one.
