@@ -21,7 +21,7 @@ import (
 // an index that yields its rows in page order, (column, created_at, id)
 // (migrations/00005_lists.sql), so a page reads about `limit` entries:
 // labels through job_labels and level_labels, a level's verdict through
-// the levels row (migrations/00008_list_paths.sql).
+// the levels row (migrations/00009_list_paths.sql).
 
 // MaxListLimit caps the rows of one page.
 const MaxListLimit = wire.MaxListLimit
@@ -111,7 +111,7 @@ type JobListItem = wire.JobListItem
 // JobsQuery returns the SQL and arguments of ListJobs (for EXPLAIN in tests
 // and benchmarks).
 //
-// A label filter reads job_labels (migrations/00008). The
+// A label filter reads job_labels (migrations/00009). The
 // first label's rows carry the job's created_at, kind and verdict, so the
 // page's other conditions (cursor, time window, kind, verdict) and its
 // ORDER BY are put on them: job_labels_list or job_labels_kind_verdict then
@@ -235,7 +235,7 @@ type LevelListItem = wire.LevelListItem
 // LevelsQuery returns the SQL and arguments of ListLevels.
 //
 // Every level row carries its newest definitive result's verdict and job
-// id, maintained when results are stored (migrations/00008), so verdict=
+// id, maintained when results are stored (migrations/00009), so verdict=
 // reads levels_list_verdict in page order and each listed level joins its
 // result by primary key. label= reads level_labels, the distinct levels
 // having a job with that label, in page order (level_created_at,

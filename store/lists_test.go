@@ -132,7 +132,7 @@ func collectsMatches(plan string) bool {
 }
 
 // TestListPathsFollowWrites checks that job_labels, level_labels and a
-// level's newest definitive result (migrations/00008) follow every write
+// level's newest definitive result (migrations/00009) follow every write
 // the lists read them for: batch labels applied to the batch's jobs, a
 // job's own labels, non-string label values (not listed: label=k:v
 // matches a string), a verdict set when a result is stored, a cached
