@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -87,6 +88,39 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": stream.n})
 }
 
+// splitBatchItem splits an item of a batch into its level and the job's
+// own labels. An item is a level, or {"level": <level>, "labels": {…}}
+// whose labels are added to the batch's (puzzlectl submit sends each
+// file's name so). A level always has "kind" or is told by its fields, never
+// by a "level" key alone, so an object with "level" and without "kind" is
+// the second form. Levels without the word "level" skip the decoding.
+func splitBatchItem(raw json.RawMessage) (level, labels json.RawMessage, err error) {
+	if len(raw) == 0 || raw[0] != '{' || !bytes.Contains(raw, []byte(`"level"`)) {
+		return raw, nil, nil
+	}
+	var head map[string]json.RawMessage
+	if json.Unmarshal(raw, &head) != nil {
+		return raw, nil, nil // the level's parser says what is wrong
+	}
+	level, ok := head["level"]
+	if _, hasKind := head["kind"]; !ok || hasKind {
+		return raw, nil, nil
+	}
+	for key := range head {
+		if key != "level" && key != "labels" {
+			return nil, nil, &solver.FieldError{Field: key, Reason: `unknown field of an item {"level": …, "labels": …}`}
+		}
+	}
+	labels = head["labels"]
+	if field, reason := checkLabels(labels); field != "" {
+		return nil, nil, &solver.FieldError{Field: field, Reason: reason}
+	}
+	if t := bytes.TrimSpace(labels); string(t) == "null" || string(t) == "{}" {
+		labels = nil
+	}
+	return level, labels, nil
+}
+
 // errBadLevels aborts a batch after its last level when some were invalid.
 var errBadLevels = errors.New("invalid levels")
 
@@ -131,11 +165,17 @@ func (l *levelStream) Next() (store.Level, error) {
 		}
 		i := l.n
 		l.n++
+		raw, labels, err := splitBatchItem(raw)
+		if err != nil {
+			l.addBad(i, err)
+			continue
+		}
 		lvl, kind, err := l.s.parseLevel(raw)
 		if err != nil {
 			l.addBad(i, err)
 			continue
 		}
+		lvl.Labels = labels
 		if l.nbad > 0 {
 			continue
 		}

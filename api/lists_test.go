@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -256,8 +258,14 @@ func TestListBatchesAndLevels(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	// The twoends level ran in both batches: once solved, once a cached copy.
-	if len(results) != 2 || results[0].JobID <= results[1].JobID || results[0].Plan != nil {
+	// The twoends level ran in both batches (solved twice, or once and then
+	// a cached copy), newest first by (created_at, job_id). created_at is
+	// its transaction's start, so the order need not be the jobs' ids: b2's
+	// job may be solved in a transaction that began before b1's result.
+	newestFirst := func(a, b wire.LevelResultItem) bool {
+		return a.CreatedAt.After(b.CreatedAt) || (a.CreatedAt.Equal(b.CreatedAt) && a.JobID > b.JobID)
+	}
+	if len(results) != 2 || !newestFirst(results[0], results[1]) || results[0].Plan != nil {
 		t.Fatalf("results of the level: %+v", results)
 	}
 	if code, _ := request(t, "GET", f.url+"/v1/levels/"+strings.Repeat("0", 64)+"/results", "", ""); code != 404 {
@@ -355,5 +363,73 @@ func TestPaginationWhileJobsArrive(t *testing.T) {
 	}
 	if !slices.IsSortedFunc(order, func(a, b int64) int { return int(b - a) }) {
 		t.Fatalf("not newest first: %v", order)
+	}
+}
+
+// TestBatchItemLabels posts batches whose items carry labels of their own
+// ({"level": …, "labels": …}), in the object form and as NDJSON: each job
+// has its batch's labels with its own on top (a key of both takes the
+// item's value), a label filter finds it, the level is stored without its
+// labels (the same hash as the bare level), and a bad item is a 400 that
+// names it.
+func TestBatchItemLabels(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{Metrics: prometheus.NewRegistry()}, false)
+	c := client.New(f.url)
+	ctx := t.Context()
+	bare := json.RawMessage(`{"kind":"twoends","values":[7,1,2]}`)
+	items := []json.RawMessage{
+		json.RawMessage(`{"level":{"kind":"twoends","values":[7,1,2]},"labels":{"file":"levels/森.json","project":"mine"}}`),
+		json.RawMessage(`{"kind":"twoends","values":[8,1,2]}`),
+		json.RawMessage(`{"labels":{"file":"b.json"},"level":{"kind":"twoends","values":[9,1,2]}}`),
+	}
+	for _, tc := range []struct {
+		name  string
+		opts  client.JobOptions // labels: the object form; none: NDJSON
+		batch map[string]any
+	}{
+		{"object form with batch labels", client.JobOptions{Labels: json.RawMessage(`{"project":"forest","chapter":"3"}`)},
+			map[string]any{"project": "forest", "chapter": "3"}},
+		{"ndjson without batch labels", client.JobOptions{}, map[string]any{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			id, err := c.CreateBatch(ctx, items, tc.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			jobs := listJobs(t, c, client.Filter{"batch": {fmt.Sprint(id)}})
+			if len(jobs) != 3 {
+				t.Fatalf("jobs of the batch: %+v", jobs)
+			}
+			slices.SortFunc(jobs, func(a, b store.JobListItem) int { return int(*a.Seq - *b.Seq) })
+			want := []map[string]any{maps.Clone(tc.batch), maps.Clone(tc.batch), maps.Clone(tc.batch)}
+			want[0]["file"], want[0]["project"] = "levels/森.json", "mine"
+			want[2]["file"] = "b.json"
+			for i, j := range jobs {
+				if got := labelsOf(t, j.Labels); !maps.Equal(got, want[i]) {
+					t.Errorf("job %d labels %v, want %v", i, got, want[i])
+				}
+			}
+			got := ids(listJobs(t, c, client.Filter{"batch": {fmt.Sprint(id)}, "label": {"file:levels/森.json"}}))
+			if !slices.Equal(got, []int64{jobs[0].ID}) {
+				t.Fatalf("jobs by the item's label: %v, want %v", got, jobs[0].ID)
+			}
+			lvl, err := c.CreateJob(ctx, bare, client.JobOptions{})
+			if err != nil || lvl.LevelHash != jobs[0].LevelHash {
+				t.Fatalf("the bare level's hash %q differs from the labelled item's %q (%v)", lvl.LevelHash, jobs[0].LevelHash, err)
+			}
+		})
+	}
+	for _, tc := range []struct{ item, field string }{
+		{`{"level":{"kind":"twoends","values":[1,2]},"labels":["x"]}`, "labels"},
+		{`{"level":{"kind":"twoends","values":[1,2]},"priority":"bulk"}`, "priority"},
+		{`{"level":{"kind":"chess"}}`, "kind"},
+	} {
+		_, err := c.CreateBatch(ctx, []json.RawMessage{bare, json.RawMessage(tc.item)}, client.JobOptions{})
+		var apiErr *client.Error
+		if !errors.As(err, &apiErr) || apiErr.Status != 400 || len(apiErr.Errors) != 1 ||
+			apiErr.Errors[0].Index != 1 || apiErr.Errors[0].Field != tc.field {
+			t.Errorf("%s: %v %+v, want a 400 naming item 1's %s", tc.item, err, apiErr, tc.field)
+		}
 	}
 }

@@ -71,11 +71,11 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 	}
 	var id int64
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_jobs (seq int, hash text, kind text, body jsonb) ON COMMIT DROP`); err != nil {
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_jobs (seq int, hash text, kind text, body jsonb, labels jsonb) ON COMMIT DROP`); err != nil {
 			return fmt.Errorf("temp table: %w", err)
 		}
 		src := &copySource{stream: stream, seen: map[string]bool{}}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"new_jobs"}, []string{"seq", "hash", "kind", "body"}, src); err != nil {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"new_jobs"}, []string{"seq", "hash", "kind", "body", "labels"}, src); err != nil {
 			if src.err != nil {
 				return src.err // the stream's own error, not the database's
 			}
@@ -96,12 +96,15 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			return fmt.Errorf("insert levels: %w", err)
 		}
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
-		// The batch's labels apply to its jobs: copied here so that one
-		// index on jobs.labels answers GET /v1/jobs?label=….
+		// The batch's labels apply to its jobs: copied here, with each
+		// job's own on top, so that job_labels (filled from jobs.labels by
+		// a trigger) answers GET /v1/jobs?label=… for both.
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts, labels,
 				difficulty_playouts)
-			SELECT $1, seq, hash, kind, $2, $3, $4, $5, $6, $7 FROM new_jobs ORDER BY seq`,
+			SELECT $1, seq, hash, kind, $2, $3, $4, $5,
+				CASE WHEN labels IS NULL THEN $6::jsonb ELSE coalesce($6::jsonb, '{}') || labels END, $7
+			FROM new_jobs ORDER BY seq`,
 			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), nullJSON(p.Labels), p.Playouts); err != nil {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
@@ -150,7 +153,7 @@ func (c *copySource) Next() bool {
 		c.unique = append(c.unique, l.Hash)
 		body = string(l.Body)
 	}
-	c.row = []any{int32(c.n), l.Hash, l.Kind, body}
+	c.row = []any{int32(c.n), l.Hash, l.Kind, body, nullJSON(l.Labels)}
 	c.n++
 	return true
 }

@@ -14,6 +14,10 @@ type Level struct {
 	Hash string
 	Kind string
 	Body json.RawMessage
+	// Labels are the job's own labels when the level is one of a batch's
+	// (BatchParams): added to the batch's labels, a key of both taking the
+	// job's value. Not part of the level: its hash ignores them.
+	Labels json.RawMessage
 }
 
 // LevelResult is a stored level and its newest definitive result, if any.

@@ -18,7 +18,10 @@ import (
 // and rows stored meanwhile never shift a page (new rows are newer than
 // any cursor taken before they existed, except a row whose transaction
 // began earlier, which then shows up once, further down). Every filter has
-// an index on (column, created_at, id) (migrations/00005_lists.sql).
+// an index that yields its rows in page order, (column, created_at, id)
+// (migrations/00005_lists.sql), so a page reads about `limit` entries:
+// labels through job_labels and level_labels, a level's verdict through
+// the levels row (migrations/00009_list_paths.sql).
 
 // MaxListLimit caps the rows of one page.
 const MaxListLimit = wire.MaxListLimit
@@ -75,11 +78,9 @@ func (w *where) sql() string {
 	return "WHERE " + strings.Join(w.conds, " AND ")
 }
 
-// common adds the filters shared by every list: labels, time, cursor.
-func (w *where) common(a string, labels []Label, since, until time.Time, after *Position, key string) {
-	for _, l := range labels {
-		w.add(a+".labels @> ?::jsonb", l.json())
-	}
+// window adds the time window and the cursor on alias a, whose tie-breaker
+// column is key.
+func (w *where) window(a string, since, until time.Time, after *Position, key string) {
 	if !since.IsZero() {
 		w.add(a+".created_at >= ?", since)
 	}
@@ -109,29 +110,54 @@ type JobListItem = wire.JobListItem
 
 // JobsQuery returns the SQL and arguments of ListJobs (for EXPLAIN in tests
 // and benchmarks).
+//
+// A label filter reads job_labels (migrations/00009). The
+// first label's rows carry the job's created_at, kind and verdict, so the
+// page's other conditions (cursor, time window, kind, verdict) and its
+// ORDER BY are put on them: job_labels_list or job_labels_kind_verdict then
+// yields the matching jobs already in page order, about `limit` entries
+// whatever the table size, each joined to its job by primary key. They are
+// not repeated on jobs, nor is the page ordered by a created_at equality
+// between the two, because the planner would count such a condition twice
+// and misjudge every plan. Further labels filter the job rows the page
+// reads anyway (containment in jobs.labels): a join of their job_labels
+// rows let the planner hash-join every job of both labels and sort them.
+// The rarest label should come first.
 func JobsQuery(f JobFilter) (string, []any) {
 	var w where
+	var join string
+	d, key := "j", "id" // the alias that carries the page's order
+	for i, lb := range f.Labels {
+		if i == 0 {
+			join = "\n\t\tJOIN job_labels l0 ON l0.job_id = j.id"
+			w.add("l0.key = ? AND l0.value = ?", lb.Key, lb.Value)
+			d, key = "l0", "job_id"
+			continue
+		}
+		w.add("j.labels @> ?::jsonb", lb.json())
+	}
 	if f.BatchID != 0 {
 		w.add("j.batch_id = ?", f.BatchID)
 	}
 	if f.Kind != "" {
-		w.add("j.kind = ?", f.Kind)
+		w.add(d+".kind = ?", f.Kind)
 	}
 	if f.State != "" {
 		w.add("j.state = ?::job_state", f.State)
 	}
 	if f.Verdict != "" {
-		w.add("j.verdict = ?", f.Verdict)
+		w.add(d+".verdict = ?", f.Verdict)
 	}
 	if f.LevelHash != "" {
 		w.add("j.level_hash = ?", f.LevelHash)
 	}
-	w.common("j", f.Labels, f.Since, f.Until, f.After, "id")
+	w.window(d, f.Since, f.Until, f.After, key)
 	return `SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state::text, j.priority, j.labels, j.cached,
 			j.verdict, r.value, r.optimal, j.error, j.created_at, j.finished_at
-		FROM jobs j LEFT JOIN results r ON r.job_id = j.id
+		FROM jobs j` + join + `
+		LEFT JOIN results r ON r.job_id = j.id
 		` + w.sql() + `
-		ORDER BY j.created_at DESC, j.id DESC
+		ORDER BY ` + d + `.created_at DESC, ` + d + `.` + key + ` DESC
 		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args
 }
 
@@ -168,7 +194,10 @@ type BatchListItem = wire.BatchListItem
 // BatchesQuery returns the SQL and arguments of ListBatches.
 func BatchesQuery(f BatchFilter) (string, []any) {
 	var w where
-	w.common("b", f.Labels, f.Since, f.Until, f.After, "id")
+	for _, l := range f.Labels {
+		w.add("b.labels @> ?::jsonb", l.json())
+	}
+	w.window("b", f.Since, f.Until, f.After, "id")
 	return `SELECT b.id, b.total, b.priority, b.labels, b.created_at, b.canceled_at FROM batches b
 		` + w.sql() + `
 		ORDER BY b.created_at DESC, b.id DESC
@@ -203,40 +232,51 @@ type LevelFilter struct {
 // LevelListItem is a row of a list; the API sends it as it is.
 type LevelListItem = wire.LevelListItem
 
-// LevelsQuery returns the SQL and arguments of ListLevels. The newest
-// definitive result of each level is one probe of results_level_created.
+// LevelsQuery returns the SQL and arguments of ListLevels.
+//
+// Every level row carries its newest definitive result's verdict and job
+// id, maintained when results are stored (migrations/00009), so verdict=
+// reads levels_list_verdict in page order and each listed level joins its
+// result by primary key. label= reads level_labels, the distinct levels
+// having a job with that label, in page order (level_created_at,
+// level_hash): the first label's rows carry the cursor and the ORDER BY
+// (see JobsQuery for why not the levels row's), and each is joined to its
+// level by primary key. With several labels one job must carry them all:
+// the first label's levels are read in order and a probe of each one's
+// jobs (jobs_list_level) checks that; the rarest label should come first.
 func LevelsQuery(f LevelFilter) (string, []any) {
 	var w where
+	var join string
+	d, at, key := "l", "created_at", "hash"
+	if len(f.Labels) > 0 {
+		w.add("ll0.key = ? AND ll0.value = ?", f.Labels[0].Key, f.Labels[0].Value)
+		join = "\n\t\tJOIN level_labels ll0 ON ll0.level_hash = l.hash"
+		d, at, key = "ll0", "level_created_at", "level_hash"
+	}
+	if len(f.Labels) > 1 {
+		var all []string
+		for _, lb := range f.Labels {
+			w.args = append(w.args, lb.json())
+			all = append(all, "j.labels @> $"+strconv.Itoa(len(w.args))+"::jsonb")
+		}
+		// A LATERAL … LIMIT 1 rather than EXISTS: the planner turns an
+		// EXISTS into a semi-join over every level, then sorts.
+		join += "\n\t\tJOIN LATERAL (SELECT 1 FROM jobs j WHERE j.level_hash = l.hash AND " + strings.Join(all, " AND ") + " LIMIT 1) lb ON true"
+	}
 	if f.Kind != "" {
 		w.add("l.kind = ?", f.Kind)
 	}
 	if f.Verdict != "" {
-		w.add("r.verdict = ?", f.Verdict)
+		w.add("l.verdict = ?", f.Verdict)
 	}
-	// A label is looked for among the level's jobs, one index probe per
-	// level (jobs_list_level) in the levels' order: the LIMIT keeps the
-	// planner from turning it into a semi-join over every labelled job.
-	var labelJoins strings.Builder
-	for i, lb := range f.Labels {
-		w.args = append(w.args, lb.json())
-		fmt.Fprintf(&labelJoins, `
-		JOIN LATERAL (SELECT 1 FROM jobs j WHERE j.level_hash = l.hash AND j.labels @> $%d::jsonb LIMIT 1) lb%d ON true`,
-			len(w.args), i)
-	}
-	w.common("l", nil, time.Time{}, time.Time{}, f.After, "hash")
-	join := "LEFT JOIN LATERAL"
-	if f.Verdict != "" {
-		join = "JOIN LATERAL"
+	if f.After != nil {
+		w.add("("+d+"."+at+", "+d+"."+key+") < (?, ?)", f.After.At, f.After.Key)
 	}
 	return `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
-		FROM levels l` + labelJoins.String() + `
-		` + join + ` (
-			SELECT * FROM results
-			WHERE level_hash = l.hash AND verdict IN ` + definitiveVerdicts + `
-			ORDER BY created_at DESC, job_id DESC LIMIT 1
-		) r ON true
+		FROM levels l` + join + `
+		LEFT JOIN results r ON r.job_id = l.result_job_id
 		` + w.sql() + `
-		ORDER BY l.created_at DESC, l.hash DESC
+		ORDER BY ` + d + `.` + at + ` DESC, ` + d + `.` + key + ` DESC
 		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args
 }
 

@@ -154,7 +154,7 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 	}
 	// As autovacuum would, in time: statistics for the planner, the GIN
 	// indexes' pending lists merged, the visibility map set.
-	if _, err := s.pool.Exec(ctx, `VACUUM ANALYZE levels, batches, jobs, results`); err != nil {
+	if _, err := s.pool.Exec(ctx, `VACUUM ANALYZE levels, batches, jobs, results, job_labels, level_labels`); err != nil {
 		return fmt.Errorf("store: seed vacuum: %w", err)
 	}
 	return nil

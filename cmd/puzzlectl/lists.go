@@ -208,17 +208,34 @@ func labelsCell(raw json.RawMessage) string {
 	return string(raw)
 }
 
+// fileCell is the file a job's level came from, from the labels puzzlectl
+// submit gives each job ("file", and "line" for an NDJSON file); empty for
+// other jobs.
+func fileCell(raw json.RawMessage) string {
+	var l struct {
+		File string `json:"file"`
+		Line string `json:"line"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &l) != nil || l.File == "" {
+		return ""
+	}
+	if l.Line != "" {
+		return l.File + ":" + l.Line
+	}
+	return l.File
+}
+
 func runJobs(ctx context.Context, e *env, args []string) int {
 	return runList(ctx, e, args, "jobs", "Lists jobs, newest first, with the API's filters (all filters AND).",
 		[]string{"batch", "kind", "state", "verdict", "level", "since", "until"},
-		[]string{"id", "batch", "seq", "kind", "state", "verdict", "value", "cached", "level_hash", "labels", "created_at", "error"},
+		[]string{"id", "batch", "seq", "file", "kind", "state", "verdict", "value", "cached", "level_hash", "labels", "created_at", "error"},
 		func(c *client.Client, q client.Filter, emit func(any, []string) error) error {
 			return c.ListJobs(ctx, q, func(j wire.JobListItem) error {
 				var batch, seq string
 				if j.BatchID != nil {
 					batch, seq = strconv.FormatInt(*j.BatchID, 10), strconv.Itoa(int(*j.Seq))
 				}
-				return emit(j, []string{strconv.FormatInt(j.ID, 10), batch, seq, j.Kind, string(j.State), strCell(j.Verdict),
+				return emit(j, []string{strconv.FormatInt(j.ID, 10), batch, seq, fileCell(j.Labels), j.Kind, string(j.State), strCell(j.Verdict),
 					int64Cell(j.Value), strconv.FormatBool(j.Cached), j.LevelHash, labelsCell(j.Labels),
 					timeCell(&j.CreatedAt), strCell(j.Error)})
 			})

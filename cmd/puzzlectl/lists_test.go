@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -29,8 +31,20 @@ func TestListCommands(t *testing.T) {
 		t.Fatalf("jobs: %d %s", code, stderr)
 	}
 	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
-	if err != nil || len(rows) != 1+5 || rows[0][0] != "id" || rows[1][4] != "done" || rows[1][5] != "solved" {
+	if err != nil || len(rows) != 1+5 || rows[0][0] != "id" || rows[1][5] != "done" || rows[1][6] != "solved" {
 		t.Fatalf("jobs csv (%v):\n%s", err, stdout)
+	}
+	// submit labelled each job with its file, which the file column shows
+	// (newest first: the folder's last file first).
+	for i, row := range rows[1:] {
+		if want := filepath.Join(forest, fmt.Sprintf("level%05d.json", 4-i)); rows[0][3] != "file" || row[3] != want {
+			t.Fatalf("jobs csv row %d: file %q, want %q:\n%s", i, row[3], want, stdout)
+		}
+	}
+	file := filepath.Join(desert, "level00001.json")
+	code, stdout, _ = runCLI(t, "", "--server", url, "jobs", "--label", "file:"+file, "--format", "ndjson")
+	if code != exitOK || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, `"project":"desert"`) {
+		t.Fatalf("jobs of file %s: %d\n%s", file, code, stdout)
 	}
 
 	code, stdout, _ = runCLI(t, "", "--server", url, "jobs", "--label", "chapter:3", "--kind", "twoends", "--verdict", "solved", "--format", "ndjson")

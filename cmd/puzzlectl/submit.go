@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/puzzled/puzzled/api/client"
@@ -30,6 +31,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	playouts := playoutsFlag(fs)
 	var labels labelFlags
 	fs.Var(&labels, "label", "key:value label of the batch, which its jobs carry too (repeatable)")
+	fileLabel := fs.Bool("file-label", true, "label each job with its level's file: \"file\" (and \"line\" in an NDJSON file)")
 	wait := fs.Bool("wait", false, "wait for the batch with a progress bar and print a summary")
 	fail := failOn{}
 	fs.Var(fail, "fail-on", "with --wait: exit 2 if this verdict occurs: unsolvable, unknown or failed (repeatable)")
@@ -59,6 +61,9 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	raw := make([]json.RawMessage, len(levels))
 	for i, l := range levels {
 		raw[i] = l.data
+		if *fileLabel {
+			raw[i] = l.withFileLabel()
+		}
 	}
 	c := e.client()
 	id, err := c.CreateBatch(ctx, raw, opts)
@@ -73,6 +78,26 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		return exitOK
 	}
 	return waitBatch(ctx, e, c, id, fail)
+}
+
+// withFileLabel returns the batch item of a level read from a file: the
+// level with labels of its own, "file" (the path as found) and, for a line
+// of an NDJSON file, "line", so that `puzzlectl jobs` and the API's label
+// filter tell which file each job came from. A level read from stdin goes
+// as it is.
+func (l level) withFileLabel() json.RawMessage {
+	if l.file == "-" {
+		return l.data
+	}
+	labels := map[string]string{"file": l.file}
+	if l.line > 0 {
+		labels["line"] = strconv.Itoa(l.line)
+	}
+	item, _ := json.Marshal(struct {
+		Level  json.RawMessage   `json:"level"`
+		Labels map[string]string `json:"labels"`
+	}{l.data, labels})
+	return item
 }
 
 // printSubmitted prints the new batch's id. In machine mode with --wait

@@ -46,7 +46,8 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
 	queries := fs.Int("queries", 100, "requests per list query")
 	latency := fs.Int("latency", 100, "interactive jobs per latency phase (0: lists only)")
-	bulk := fs.Int("bulk", 3000, "slow columns levels of the busy phase")
+	bulk := fs.Int("bulk", 3000, "slow columns levels of the busy phase (0: no busy phase)")
+	seeded := fs.Bool("seeded", false, "the database already holds the history of an earlier run with the same --jobs: do not seed it again")
 	bulkMS := fs.Int64("bulk-ms", 20_000, "time budget of each bulk level")
 	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
 	if err := fs.Parse(args); err != nil {
@@ -68,12 +69,16 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	defer st.Close()
 	defer qc.Close()
 
-	start := time.Now()
-	if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names()}); err != nil {
-		return err
+	if *seeded {
+		fmt.Printf("using the history already seeded in the database (--seeded)\n")
+	} else {
+		start := time.Now()
+		if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names()}); err != nil {
+			return err
+		}
+		fmt.Printf("seeded %d jobs and results, %d levels, %d batches with COPY in %.1f s\n",
+			*jobs, *jobs/5, *jobs/100, time.Since(start).Seconds())
 	}
-	fmt.Printf("seeded %d jobs and results, %d levels, %d batches with COPY in %.1f s\n",
-		*jobs, *jobs/5, *jobs/100, time.Since(start).Seconds())
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -109,6 +114,12 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		return err
 	}
 	printLatency(fmt.Sprintf("idle, %d reserved slot(s)", *slots), idle, base)
+	if *bulk == 0 {
+		// No bulk batch to keep the slots busy: a batch of no levels is
+		// not a batch (the API answers 400 "levels: empty body").
+		fmt.Println("no busy phase (--bulk 0)")
+		return nil
+	}
 	busy, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) {
 		return benchBusy(ctx, c, cfg.concurrency, *bulk, *bulkMS, func() ([]time.Duration, error) {
 			return benchLatency(ctx, c, *latency, 2)
