@@ -49,21 +49,11 @@ func runBench(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger, err := cfg.logger()
+	logger, st, qc, stop, err := openBench(ctx, &cfg)
 	if err != nil {
 		return err
 	}
-	stopStack, err := embeddedForBench(ctx, &cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer stopStack()
-	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	defer qc.Close()
+	defer stop()
 	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
 	if err != nil {
 		return err
@@ -255,6 +245,24 @@ func printCPU(before, after map[string]time.Duration, tasks int) {
 
 // embeddedForBench starts a throwaway embedded stack when cfg names no
 // PostgreSQL and points cfg at it; stop ends it and removes its folder.
+// openBench opens what a bench command runs against: its logger, and the
+// store and queue of cfg's servers, or of a throwaway embedded stack when
+// cfg names none. stop closes them all.
+func openBench(ctx context.Context, cfg *config) (logger *slog.Logger, st *store.Store, qc *queue.Client, stop func(), err error) {
+	if logger, err = cfg.logger(); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	stopStack, err := embeddedForBench(ctx, cfg, logger)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	if st, qc, err = connect(ctx, *cfg, logger, store.OpenOpts{}); err != nil {
+		stopStack()
+		return nil, nil, nil, nil, err
+	}
+	return logger, st, qc, func() { qc.Close(); st.Close(); stopStack() }, nil
+}
+
 func embeddedForBench(ctx context.Context, cfg *config, logger *slog.Logger) (stop func(), err error) {
 	if cfg.databaseURL != "" {
 		return func() {}, nil

@@ -54,21 +54,11 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger, err := cfg.logger()
+	logger, st, qc, stop, err := openBench(ctx, &cfg)
 	if err != nil {
 		return err
 	}
-	stopStack, err := embeddedForBench(ctx, &cfg, logger)
-	if err != nil {
-		return err
-	}
-	defer stopStack()
-	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	defer qc.Close()
+	defer stop()
 
 	if *seeded {
 		fmt.Printf("using the history already seeded in the database (--seeded)\n")
