@@ -70,7 +70,11 @@ func (s *search) encodeDead(buf []byte) []byte {
 	var body []byte
 	prev := make([]uint64, d.w)
 	k := 0
-	for e := d.len() - 1; e >= 0; e-- {
+	// Newest first: entries are appended, and once the table is full an
+	// eviction writes the new entry just behind the ring cursor.
+	n := d.len()
+	for j := 1; j <= n; j++ {
+		e := (d.cursor - j + n) % n
 		key := d.keys[e*d.w : (e+1)*d.w]
 		mark := len(body)
 		body = appendDiff(body, prev, key)
@@ -240,7 +244,7 @@ func (s *search) resumeDead(r *payloadReader) error {
 	// writes the same bytes as an uninterrupted run's.
 	for e := len(hashes) - 1; e >= 0; e-- {
 		if key := keys[e*d.w : (e+1)*d.w]; !d.contains(hashes[e], key) {
-			d.add(hashes[e], key)
+			d.add(hashes[e], key, 1)
 		}
 	}
 	return r.err

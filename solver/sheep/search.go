@@ -37,6 +37,17 @@ type schedule struct {
 	// time per node than it saved nodes (1.7–2.6x per node on L255w
 	// restarts for the same nodes).
 	noPressure, pressureAll bool
+	// tableMax caps the dead-state table's entries (0: tableBytes
+	// decides); tests set it small to make the table evict.
+	tableMax int
+}
+
+// newTable is a fresh dead-state table for a pass.
+func (sc schedule) newTable(nTiles int) *deadTable {
+	if sc.tableMax > 0 {
+		return newDeadTableMax(nTiles, sc.tableMax)
+	}
+	return newDeadTable(nTiles)
 }
 
 // pressure reports whether the current pass prunes with the bound.
@@ -101,9 +112,11 @@ func (sc schedule) order(p int) int {
 }
 
 // frame is one level of the DFS: its moves live in search.arena[start:end];
-// next is the arena index of the next move to try.
+// next is the arena index of the next move to try; nodes is the pass's
+// node count when it opened (the work of its proof when it closes dead).
 type frame struct {
 	start, end, next int32
+	nodes            int64
 }
 
 // search is one exact depth-first search over a level.
@@ -145,7 +158,7 @@ func newSearch(l *Level, m *solver.Meter, sched schedule) *search {
 	return &search{
 		b:     newBoard(l),
 		m:     m,
-		dead:  newDeadTable(len(l.tiles)),
+		dead:  sched.newTable(len(l.tiles)),
 		fp:    fingerprint(l),
 		sched: sched,
 	}
@@ -164,7 +177,7 @@ func (s *search) pushFrame() {
 	start := int32(len(s.arena))
 	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.sched.order(s.pass))
 	end := int32(len(s.arena))
-	s.frames = append(s.frames, frame{start: start, end: end, next: start})
+	s.frames = append(s.frames, frame{start: start, end: end, next: start, nodes: s.passNodes})
 }
 
 // solve runs passes until a win, exhaustion or a stop. On outSolved s.path
@@ -197,7 +210,7 @@ func (s *search) nextPass() {
 		s.retract()
 	}
 	s.frames, s.arena = s.frames[:0], s.arena[:0]
-	s.dead = newDeadTable(len(s.b.l.tiles))
+	s.dead = s.sched.newTable(len(s.b.l.tiles))
 	s.pass++
 	s.passNodes = 0
 }
@@ -272,7 +285,7 @@ func (s *search) pop() {
 	if len(s.frames) == 0 {
 		return
 	}
-	s.dead.add(s.b.hash, s.b.removed)
+	s.dead.add(s.b.hash, s.b.removed, s.passNodes-top.nodes)
 	s.retract()
 }
 
