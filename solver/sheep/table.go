@@ -18,8 +18,11 @@ package sheep
 // while with room for 33M entries they are exhausted in 13–15M nodes
 // (2.5M and 3.2M dead states).
 type deadTable struct {
-	w      int      // words per key
-	slots  []int32  // index+1 into keys, 0 = empty
+	w int // words per key
+	// slots hold the hash's high 32 bits << 32 | index+1 into keys, 0 =
+	// empty: a probe rejects most other entries without touching their
+	// hash or key (a cache miss each on tables of hundreds of MB).
+	slots  []uint64
 	keys   []uint64 // len = entries*w
 	hashs  []uint64
 	work   []uint32 // nodes spent proving each entry dead (saturating)
@@ -35,7 +38,7 @@ const evictWindow = 8
 
 // deadEntryBytes is the memory of one entry at w key words: the key, its
 // hash, its work and two slots (the slot array stays at most half full).
-func deadEntryBytes(w int) int { return 8*w + 8 + 4 + 2*4 }
+func deadEntryBytes(w int) int { return 8*w + 8 + 4 + 2*8 }
 
 func newDeadTable(nTiles int) *deadTable {
 	return newDeadTableMax(nTiles, tableBytes/deadEntryBytes((nTiles+63)/64))
@@ -45,23 +48,27 @@ func newDeadTable(nTiles int) *deadTable {
 // to exercise eviction).
 func newDeadTableMax(nTiles, max int) *deadTable {
 	w := (nTiles + 63) / 64
-	return &deadTable{w: w, slots: make([]int32, 1<<10), max: max}
+	return &deadTable{w: w, slots: make([]uint64, 1<<10), max: max}
 }
 
 func (t *deadTable) len() int { return len(t.hashs) }
 
 func (t *deadTable) contains(h uint64, key []uint64) bool {
 	mask := uint64(len(t.slots) - 1)
+	tag := h >> 32
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := t.slots[i]
 		if e == 0 {
 			return false
 		}
-		if t.hashs[e-1] == h && t.equal(int(e-1), key) {
+		if e>>32 == tag && t.equal(int(uint32(e)-1), key) {
 			return true
 		}
 	}
 }
+
+// slot is the slot word of entry e with hash h.
+func slot(h uint64, e int) uint64 { return h>>32<<32 | uint64(e+1) }
 
 func (t *deadTable) equal(e int, key []uint64) bool {
 	k := t.keys[e*t.w : (e+1)*t.w]
@@ -86,7 +93,7 @@ func (t *deadTable) add(h uint64, key []uint64, work int64) {
 		t.hashs[e] = h
 		copy(t.keys[e*t.w:(e+1)*t.w], key)
 		t.work[e] = wk
-		t.place(h, int32(e+1))
+		t.place(slot(h, e))
 		return
 	}
 	if 2*(len(t.hashs)+1) > len(t.slots) {
@@ -95,7 +102,7 @@ func (t *deadTable) add(h uint64, key []uint64, work int64) {
 	t.hashs = append(t.hashs, h)
 	t.keys = append(t.keys, key...)
 	t.work = append(t.work, wk)
-	t.place(h, int32(len(t.hashs)))
+	t.place(slot(h, len(t.hashs)-1))
 }
 
 // victim picks the entry with the least work among the next evictWindow
@@ -118,7 +125,7 @@ func (t *deadTable) victim() int {
 func (t *deadTable) remove(e int) {
 	mask := uint64(len(t.slots) - 1)
 	i := t.hashs[e] & mask
-	for t.slots[i] != int32(e+1) {
+	for uint32(t.slots[i]) != uint32(e+1) {
 		i = (i + 1) & mask
 	}
 	for j := (i + 1) & mask; ; j = (j + 1) & mask {
@@ -128,7 +135,7 @@ func (t *deadTable) remove(e int) {
 		}
 		// The entry at j may move back to the hole at i unless its home
 		// slot lies cyclically in (i, j].
-		home := t.hashs[f-1] & mask
+		home := t.hashs[uint32(f)-1] & mask
 		if (j-home)&mask >= (j-i)&mask {
 			t.slots[i] = f
 			i = j
@@ -137,18 +144,19 @@ func (t *deadTable) remove(e int) {
 	t.slots[i] = 0
 }
 
-func (t *deadTable) place(h uint64, e int32) {
+// place puts slot word sw (see slot) at its entry's home or after it.
+func (t *deadTable) place(sw uint64) {
 	mask := uint64(len(t.slots) - 1)
-	i := h & mask
+	i := t.hashs[uint32(sw)-1] & mask
 	for t.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = e
+	t.slots[i] = sw
 }
 
 func (t *deadTable) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
+	t.slots = make([]uint64, 2*len(t.slots))
 	for e, h := range t.hashs {
-		t.place(h, int32(e+1))
+		t.place(slot(h, e))
 	}
 }
