@@ -176,6 +176,7 @@ func (s *search) resume(p []byte) error {
 			return fmt.Errorf("%w: frame %d has no move applied", errPayload, d)
 		}
 		mv := s.arena[f.next-1]
+		s.childSleep(f, mv)
 		s.b.apply(mv)
 		s.path = append(s.path, mv)
 		s.pushFrame()
