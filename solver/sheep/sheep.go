@@ -66,7 +66,7 @@
 // the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
 // limited pass (so a resumed run stops the pass where an uninterrupted
-// one would), the most recent 512 KB of the unlimited pass's.
+// one would), the most recent 1 MB of the unlimited pass's.
 //
 // # Deals
 //
