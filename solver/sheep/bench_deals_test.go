@@ -46,19 +46,22 @@ func benchDeals() int {
 }
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
-// SHEEP_BENCH_MS per deal (default 10 s), with sheep/4 and with sheep/2
+// SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node budget
+// instead), with sheep/4 and with sheep/2
 // (the same code without projection proofs and tray-pressure bound) on
 // the same deals, in the same
 // run. Besides the verdict counts it reports proven-unsolvable deals by
-// proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264). Run
+// proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
+// SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1). Run
 // with -benchtime=1x.
 func BenchmarkDeals(b *testing.B) {
 	layouts := realStyleLayouts(b)
 	n := benchDeals()
-	budget := solver.Budget{MaxMS: benchBudget()}
+	budget := benchDealBudget()
 	for _, name := range benchLayoutNames() {
 		var deals []*Level
-		for k := range n {
+		from, _ := strconv.Atoi(os.Getenv("SHEEP_DEAL_FROM"))
+		for k := from; k < from+n; k++ {
 			d, err := Deal(rand.New(rand.NewPCG(1, uint64(k))), layouts[name], 0)
 			if err != nil {
 				b.Fatal(err)
@@ -96,6 +99,16 @@ func BenchmarkDeals(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchDealBudget is SHEEP_BENCH_NODES nodes per deal when set (node
+// counts do not depend on the machine's load, so two solvers run minutes
+// apart on a shared machine compare fairly), else SHEEP_BENCH_MS.
+func benchDealBudget() solver.Budget {
+	if v, err := strconv.ParseInt(os.Getenv("SHEEP_BENCH_NODES"), 10, 64); err == nil && v > 0 {
+		return solver.Budget{MaxNodes: v}
+	}
+	return solver.Budget{MaxMS: benchBudget()}
 }
 
 // benchLayoutNames is SHEEP_LAYOUTS (comma-separated) or all layouts.

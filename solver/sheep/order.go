@@ -1,6 +1,6 @@
 package sheep
 
-import "sort"
+import "slices"
 
 // move is a candidate click with its ordering score.
 type move struct {
@@ -26,11 +26,15 @@ func (b *board) genMoves(buf []int32, scratch []move, seed int) ([]int32, []move
 			scratch = append(scratch, move{tile: i, score: s})
 		}
 	}
-	sort.Slice(scratch, func(x, y int) bool {
-		if scratch[x].score != scratch[y].score {
-			return scratch[x].score > scratch[y].score
+	// slices.SortFunc, not sort.Slice: no reflection or allocation per node.
+	slices.SortFunc(scratch, func(x, y move) int {
+		if x.score != y.score {
+			if x.score > y.score {
+				return -1
+			}
+			return 1
 		}
-		return scratch[x].tile < scratch[y].tile
+		return int(x.tile - y.tile)
 	})
 	for _, m := range scratch {
 		buf = append(buf, m.tile)

@@ -37,6 +37,19 @@ type schedule struct {
 	// time per node than it saved nodes (1.7–2.6x per node on L255w
 	// restarts for the same nodes).
 	noPressure, pressureAll bool
+	// noSleep turns off sleep sets in the unlimited pass (sleep.go).
+	noSleep bool
+	// tableMax caps the dead-state table's entries (0: tableBytes
+	// decides); tests set it small to make the table evict.
+	tableMax int
+}
+
+// newTable is a fresh dead-state table for a pass.
+func (sc schedule) newTable(nTiles int) *deadTable {
+	if sc.tableMax > 0 {
+		return newDeadTableMax(nTiles, sc.tableMax)
+	}
+	return newDeadTable(nTiles)
 }
 
 // pressure reports whether the current pass prunes with the bound.
@@ -101,9 +114,14 @@ func (sc schedule) order(p int) int {
 }
 
 // frame is one level of the DFS: its moves live in search.arena[start:end];
-// next is the arena index of the next move to try.
+// next is the arena index of the next move to try; nodes is the pass's
+// node count when it opened (the work of its proof when it closes dead).
 type frame struct {
 	start, end, next int32
+	nodes            int64
+	// sleep is the frame's sleep set, search.sleep[sleepAt:sleepEnd]
+	// (sleep.go): moves known to lead to dead states.
+	sleepAt, sleepEnd int32
 }
 
 // search is one exact depth-first search over a level.
@@ -128,6 +146,12 @@ type search struct {
 	parent    *search     // a projection's search: its checkpoints are the parent's
 	projected uint64      // on outProjected: the types of the unsolvable projection
 	pressured int64       // states pruned by the tray-pressure bound (tests show it firing)
+
+	sleep   []int32 // sleep sets of the open frames (frame.sleepAt)
+	pending []int32 // the sleep set of the next frame pushed (childSleep)
+	mark    []int32 // scratch of childSleep: per tile, the stamp it was last seen
+	stamp   int32
+	slept   int64 // moves skipped as asleep (tests show sleep sets firing)
 }
 
 // outcome is how a search ended.
@@ -145,7 +169,7 @@ func newSearch(l *Level, m *solver.Meter, sched schedule) *search {
 	return &search{
 		b:     newBoard(l),
 		m:     m,
-		dead:  newDeadTable(len(l.tiles)),
+		dead:  sched.newTable(len(l.tiles)),
 		fp:    fingerprint(l),
 		sched: sched,
 	}
@@ -164,7 +188,11 @@ func (s *search) pushFrame() {
 	start := int32(len(s.arena))
 	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.sched.order(s.pass))
 	end := int32(len(s.arena))
-	s.frames = append(s.frames, frame{start: start, end: end, next: start})
+	sa := int32(len(s.sleep))
+	s.sleep = append(s.sleep, s.pending...)
+	s.pending = s.pending[:0]
+	s.frames = append(s.frames, frame{start: start, end: end, next: start, nodes: s.passNodes,
+		sleepAt: sa, sleepEnd: int32(len(s.sleep))})
 }
 
 // solve runs passes until a win, exhaustion or a stop. On outSolved s.path
@@ -196,8 +224,8 @@ func (s *search) nextPass() {
 	for len(s.path) > 0 {
 		s.retract()
 	}
-	s.frames, s.arena = s.frames[:0], s.arena[:0]
-	s.dead = newDeadTable(len(s.b.l.tiles))
+	s.frames, s.arena, s.sleep, s.pending = s.frames[:0], s.arena[:0], s.sleep[:0], s.pending[:0]
+	s.dead = s.sched.newTable(len(s.b.l.tiles))
 	s.pass++
 	s.passNodes = 0
 }
@@ -215,6 +243,13 @@ func (s *search) run() outcome {
 			s.pop()
 			continue
 		}
+		// An asleep move is skipped without a node: it leads to a dead
+		// state (sleep.go).
+		if f.sleepEnd > f.sleepAt && s.asleep(f, s.arena[f.next]) {
+			f.next++
+			s.slept++
+			continue
+		}
 		if s.m.CheckpointDue() {
 			s.m.Checkpoint(s.root().encode())
 		}
@@ -224,9 +259,10 @@ func (s *search) run() outcome {
 		if s.m.Tick() {
 			return outStopped
 		}
-		s.passNodes++
 		mv := s.arena[f.next]
 		f.next++
+		s.passNodes++
+		s.childSleep(f, mv)
 		if s.step(mv) {
 			return outSolved
 		}
@@ -269,10 +305,11 @@ func (s *search) pop() {
 	top := s.frames[len(s.frames)-1]
 	s.frames = s.frames[:len(s.frames)-1]
 	s.arena = s.arena[:top.start]
+	s.sleep = s.sleep[:top.sleepAt]
 	if len(s.frames) == 0 {
 		return
 	}
-	s.dead.add(s.b.hash, s.b.removed)
+	s.dead.add(s.b.hash, s.b.removed, s.passNodes-top.nodes)
 	s.retract()
 }
 

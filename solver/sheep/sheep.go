@@ -47,7 +47,8 @@
 // [Kind.Solve] is an exact depth-first search: clickability is kept with a
 // covered-by counter per tile (undo on backtrack), a transposition table
 // keyed on the exact set of removed tiles (the tray is determined by it)
-// stores proven-dead states, clickable tiles of one type whose covered sets
+// stores proven-dead states (at most 224 MB; once full, a new state
+// replaces a cheap-to-reprove one, table.go), clickable tiles of one type whose covered sets
 // are included in another's are skipped (a proven dominance), and moves are
 // ordered: a click completing a triple first, then the tile with the most
 // tiles transitively beneath it. Levels of more than 150 tiles are
@@ -58,12 +59,14 @@
 // restarts, projections onto a few type subsets are searched for a proof
 // (project.go). The unlimited pass and projection searches also prune
 // states in which no triple can be completed before the tray fills (the
-// tray-pressure bound, pressure.go). Any pass may win; any pass that exhausts the start proves
-// the level unsolvable. Checkpoints (payload version 3) hold the pass,
+// tray-pressure bound, pressure.go); the unlimited pass also skips
+// clicks that only reorder clicks already tried (sleep sets, sleep.go).
+// Any pass may win; any pass that exhausts the start proves the level
+// unsolvable. Checkpoints (payload version 4) hold the pass,
 // the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
 // limited pass (so a resumed run stops the pass where an uninterrupted
-// one would), the most recent 512 KB of the unlimited pass's.
+// one would), the most recent 1 MB of the unlimited pass's.
 //
 // # Deals
 //

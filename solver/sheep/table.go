@@ -2,43 +2,73 @@ package sheep
 
 // deadTable is the transposition table: a set of proven-dead states, each
 // the exact set of removed tiles (the tray follows from it: a type's tray
-// count is its clicked count mod 3). Open addressing on the Zobrist hash;
-// a hit is confirmed by comparing the stored bitset, so hash collisions
-// never prune a live state. When full it stops growing: dropping entries
-// only costs re-search, never soundness.
+// count is its clicked count mod 3). Open addressing with linear probing
+// on the Zobrist hash; a hit is confirmed by comparing the stored bitset,
+// so hash collisions never prune a live state.
+//
+// Its memory is bounded by tableBytes. Once full, a new entry replaces
+// the one with the least work (nodes its proof cost) among the next
+// evictWindow entries in ring order, so the states that are expensive to
+// prove again stay and cheap ones near the leaves go. Dropping an entry
+// only costs re-search, never soundness: the table only ever holds states
+// proven dead, and forgetting one just lets the search visit it again.
+// Before eviction existed the table stopped growing when full, and on
+// L255 deals the exhaustive pass then never ended: deals 3 and 7 fill
+// 2.1M entries (96 MB) and stayed unknown after 60 s and 27–123M nodes,
+// while with room for 33M entries they are exhausted in 13–15M nodes
+// (2.5M and 3.2M dead states).
 type deadTable struct {
-	w     int      // words per key
-	slots []int32  // index+1 into keys, 0 = empty
-	keys  []uint64 // len = entries*w
-	hashs []uint64
-	max   int
+	w int // words per key
+	// slots hold the hash's high 32 bits << 32 | index+1 into keys, 0 =
+	// empty: a probe rejects most other entries without touching their
+	// hash or key (a cache miss each on tables of hundreds of MB).
+	slots  []uint64
+	keys   []uint64 // len = entries*w
+	hashs  []uint64
+	work   []uint32 // nodes spent proving each entry dead (saturating)
+	max    int
+	cursor int // next ring position eviction looks at, once full
 }
 
-// tableBytes bounds the memory of one table.
-const tableBytes = 96 << 20
+// tableBytes bounds the memory of one table: 4.2M states at 255 tiles.
+const tableBytes = 224 << 20
+
+// evictWindow is how many entries an eviction compares.
+const evictWindow = 8
+
+// deadEntryBytes is the memory of one entry at w key words: the key, its
+// hash, its work and two slots (the slot array stays at most half full).
+func deadEntryBytes(w int) int { return 8*w + 8 + 4 + 2*8 }
 
 func newDeadTable(nTiles int) *deadTable {
+	return newDeadTableMax(nTiles, tableBytes/deadEntryBytes((nTiles+63)/64))
+}
+
+// newDeadTableMax is a table of at most max entries (tests use small ones
+// to exercise eviction).
+func newDeadTableMax(nTiles, max int) *deadTable {
 	w := (nTiles + 63) / 64
-	per := 8*w + 8 + 8 // key words, hash, ~2 slots of 4 bytes
-	max := tableBytes / per
-	size := 1 << 10
-	return &deadTable{w: w, slots: make([]int32, size), max: max}
+	return &deadTable{w: w, slots: make([]uint64, 1<<10), max: max}
 }
 
 func (t *deadTable) len() int { return len(t.hashs) }
 
 func (t *deadTable) contains(h uint64, key []uint64) bool {
 	mask := uint64(len(t.slots) - 1)
+	tag := h >> 32
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := t.slots[i]
 		if e == 0 {
 			return false
 		}
-		if t.hashs[e-1] == h && t.equal(int(e-1), key) {
+		if e>>32 == tag && t.equal(int(uint32(e)-1), key) {
 			return true
 		}
 	}
 }
+
+// slot is the slot word of entry e with hash h.
+func slot(h uint64, e int) uint64 { return h>>32<<32 | uint64(e+1) }
 
 func (t *deadTable) equal(e int, key []uint64) bool {
 	k := t.keys[e*t.w : (e+1)*t.w]
@@ -50,9 +80,20 @@ func (t *deadTable) equal(e int, key []uint64) bool {
 	return true
 }
 
-// add records a dead state; the caller knows it is not yet present.
-func (t *deadTable) add(h uint64, key []uint64) {
+// add records a dead state whose proof took work nodes; the caller knows
+// it is not yet present.
+func (t *deadTable) add(h uint64, key []uint64, work int64) {
+	wk := uint32(min(work, 1<<32-1))
 	if len(t.hashs) >= t.max {
+		if t.max == 0 {
+			return
+		}
+		e := t.victim()
+		t.remove(e)
+		t.hashs[e] = h
+		copy(t.keys[e*t.w:(e+1)*t.w], key)
+		t.work[e] = wk
+		t.place(slot(h, e))
 		return
 	}
 	if 2*(len(t.hashs)+1) > len(t.slots) {
@@ -60,21 +101,62 @@ func (t *deadTable) add(h uint64, key []uint64) {
 	}
 	t.hashs = append(t.hashs, h)
 	t.keys = append(t.keys, key...)
-	t.place(h, int32(len(t.hashs)))
+	t.work = append(t.work, wk)
+	t.place(slot(h, len(t.hashs)-1))
 }
 
-func (t *deadTable) place(h uint64, e int32) {
+// victim picks the entry with the least work among the next evictWindow
+// in ring order and moves the ring cursor past them.
+func (t *deadTable) victim() int {
+	n := len(t.hashs)
+	best := t.cursor
+	for k := 1; k < evictWindow && k < n; k++ {
+		if e := (t.cursor + k) % n; t.work[e] < t.work[best] {
+			best = e
+		}
+	}
+	t.cursor = (t.cursor + evictWindow) % n
+	return best
+}
+
+// remove takes entry e out of the slot array by backward-shift deletion,
+// which keeps every other entry reachable from its home slot without
+// tombstones.
+func (t *deadTable) remove(e int) {
 	mask := uint64(len(t.slots) - 1)
-	i := h & mask
+	i := t.hashs[e] & mask
+	for uint32(t.slots[i]) != uint32(e+1) {
+		i = (i + 1) & mask
+	}
+	for j := (i + 1) & mask; ; j = (j + 1) & mask {
+		f := t.slots[j]
+		if f == 0 {
+			break
+		}
+		// The entry at j may move back to the hole at i unless its home
+		// slot lies cyclically in (i, j].
+		home := t.hashs[uint32(f)-1] & mask
+		if (j-home)&mask >= (j-i)&mask {
+			t.slots[i] = f
+			i = j
+		}
+	}
+	t.slots[i] = 0
+}
+
+// place puts slot word sw (see slot) at its entry's home or after it.
+func (t *deadTable) place(sw uint64) {
+	mask := uint64(len(t.slots) - 1)
+	i := t.hashs[uint32(sw)-1] & mask
 	for t.slots[i] != 0 {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = e
+	t.slots[i] = sw
 }
 
 func (t *deadTable) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
+	t.slots = make([]uint64, 2*len(t.slots))
 	for e, h := range t.hashs {
-		t.place(h, int32(e+1))
+		t.place(slot(h, e))
 	}
 }
