@@ -45,10 +45,6 @@ type Config struct {
 	// difficulty.DefaultPlayouts; negative: no figures for any job, whatever
 	// it asked).
 	DifficultyPlayouts int
-	// BulkNice is the niceness (0–19) of the thread that runs a bulk task's
-	// searches, so that interactive jobs and the service keep the CPU when
-	// batches fill every core (see runNiced); 0 runs them like the rest.
-	BulkNice int
 }
 
 // Observer receives events for metrics.
@@ -210,14 +206,10 @@ func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
 	if err != nil {
 		return err
 	}
-	runNiced(w.niceFor(ctx), func() {
-		if p.IsBundle() {
-			err = w.handleBundle(ctx, p)
-		} else {
-			err = w.handleJob(ctx, p.JobID)
-		}
-	})
-	return err
+	if p.IsBundle() {
+		return w.handleBundle(ctx, p)
+	}
+	return w.handleJob(ctx, p.JobID)
 }
 
 // handleJob runs a task that carries one job.

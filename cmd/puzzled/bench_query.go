@@ -42,7 +42,6 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	fs.StringVar(&cfg.redisAddr, "redis-addr", "", "Redis address (default: embedded)")
 	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
 	fs.IntVar(&cfg.concurrency, "concurrency", 2, "bulk worker concurrency")
-	fs.IntVar(&cfg.bulkNice, "bulk-nice", 10, "niceness of the bulk searches' threads (0: none)")
 	slots := fs.Int("interactive-slots", 1, "reserved interactive slots")
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
 	queries := fs.Int("queries", 100, "requests per list query")

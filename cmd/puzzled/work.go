@@ -57,7 +57,7 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	w := worker.New(worker.Config{
 		Store: st, Registry: kinds.Registry(), Logger: logger,
 		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
-		DifficultyPlayouts: cfg.playouts, BulkNice: min(max(cfg.bulkNice, 0), 19),
+		DifficultyPlayouts: cfg.playouts,
 	})
 	d := queue.NewDispatcher(queue.DispatcherConfig{
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
