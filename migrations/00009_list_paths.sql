@@ -83,38 +83,38 @@ CREATE TRIGGER jobs_labels_insert AFTER INSERT ON jobs
 -- A job's verdict is set when its result is stored (and cleared if it is
 -- retried); labels do not change today, but if they do, the rows follow.
 -- level_labels keeps a level once seen with a label (a level's jobs are
--- never deleted).
+-- never deleted). A row trigger whose WHEN is checked before any function
+-- call: most updates of jobs move states, of jobs without labels, and a
+-- statement trigger joining the transition tables on each of them halved
+-- end-to-end throughput (puzzled bench: 2,116 against 3,885 jobs/s).
 -- +goose StatementBegin
 CREATE FUNCTION puzzled_job_labels_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE job_labels jl SET verdict = n.verdict
-    FROM new_rows n JOIN old_rows o ON o.id = n.id
-    WHERE jl.job_id = n.id AND n.verdict IS DISTINCT FROM o.verdict
-        AND n.labels IS NOT DISTINCT FROM o.labels;
-
-    IF EXISTS (SELECT 1 FROM new_rows n JOIN old_rows o ON o.id = n.id WHERE n.labels IS DISTINCT FROM o.labels) THEN
-        DELETE FROM job_labels jl USING new_rows n JOIN old_rows o ON o.id = n.id
-        WHERE jl.job_id = n.id AND n.labels IS DISTINCT FROM o.labels;
+    IF NEW.labels IS NOT DISTINCT FROM OLD.labels THEN
+        UPDATE job_labels SET verdict = NEW.verdict WHERE job_id = NEW.id;
+        RETURN NULL;
+    END IF;
+    DELETE FROM job_labels WHERE job_id = NEW.id;
+    IF jsonb_typeof(NEW.labels) = 'object' THEN
         INSERT INTO job_labels (job_id, key, value, created_at, kind, verdict)
-        SELECT n.id, e.key, e.value #>> '{}', n.created_at, n.kind, n.verdict
-        FROM new_rows n JOIN old_rows o ON o.id = n.id, jsonb_each(n.labels) e
-        WHERE n.labels IS DISTINCT FROM o.labels AND jsonb_typeof(n.labels) = 'object'
-            AND jsonb_typeof(e.value) = 'string';
+        SELECT NEW.id, e.key, e.value #>> '{}', NEW.created_at, NEW.kind, NEW.verdict
+        FROM jsonb_each(NEW.labels) e WHERE jsonb_typeof(e.value) = 'string';
         INSERT INTO level_labels (key, value, level_created_at, level_hash)
-        SELECT DISTINCT e.key, e.value #>> '{}', l.created_at, l.hash
-        FROM new_rows n JOIN old_rows o ON o.id = n.id JOIN levels l ON l.hash = n.level_hash, jsonb_each(n.labels) e
-        WHERE n.labels IS DISTINCT FROM o.labels AND jsonb_typeof(n.labels) = 'object'
-            AND jsonb_typeof(e.value) = 'string'
-        ORDER BY 1, 2, 3, 4
+        SELECT e.key, e.value #>> '{}', l.created_at, l.hash
+        FROM levels l, jsonb_each(NEW.labels) e
+        WHERE l.hash = NEW.level_hash AND jsonb_typeof(e.value) = 'string'
+        ORDER BY 1, 2
         ON CONFLICT DO NOTHING;
     END IF;
     RETURN NULL;
 END
 $$;
 -- +goose StatementEnd
-CREATE TRIGGER jobs_labels_update AFTER UPDATE ON jobs
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-    FOR EACH STATEMENT EXECUTE FUNCTION puzzled_job_labels_update();
+CREATE TRIGGER jobs_labels_update AFTER UPDATE OF verdict, labels ON jobs
+    FOR EACH ROW
+    WHEN ((OLD.labels IS NOT NULL OR NEW.labels IS NOT NULL)
+        AND (OLD.verdict IS DISTINCT FROM NEW.verdict OR OLD.labels IS DISTINCT FROM NEW.labels))
+    EXECUTE FUNCTION puzzled_job_labels_update();
 
 -- A level's newest definitive result moves forward only: the WHERE is
 -- re-checked on the locked row when two transactions store results of the
