@@ -64,8 +64,12 @@ func (w *Worker) rate(ctx context.Context, log *slog.Logger, kind solver.Kind, l
 // cores that the other jobs solving in this process leave free, at least
 // one. An idle worker rates on every core; a busy one does not make its
 // solves compete with playouts. The figures do not depend on it (playout
-// i has its own seed), only their speed does.
+// i has its own seed), only their speed does. Cores, not GOMAXPROCS: the
+// worker raises GOMAXPROCS above the CPU count for its slots' sake.
 func (w *Worker) playoutWorkers() int {
 	others := int(w.solving.Load()) - 1
-	return max(1, runtime.GOMAXPROCS(0)-max(others, 0))
+	return max(1, cores()-max(others, 0))
 }
+
+// cores is how many CPUs this process may run on at once.
+func cores() int { return min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) }

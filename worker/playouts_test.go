@@ -9,7 +9,10 @@ import (
 // job solving here, and only the cores the other jobs leave free, at least
 // one, when it is not.
 func TestPlayoutWorkers(t *testing.T) {
-	procs := runtime.GOMAXPROCS(0)
+	procs := cores()
+	if runtime.GOMAXPROCS(0) > runtime.NumCPU() && procs != runtime.NumCPU() {
+		t.Fatalf("cores() = %d with GOMAXPROCS %d above %d CPUs", procs, runtime.GOMAXPROCS(0), runtime.NumCPU())
+	}
 	for _, tc := range []struct {
 		solving int64 // jobs in run, this one included
 		want    int
@@ -23,7 +26,7 @@ func TestPlayoutWorkers(t *testing.T) {
 		var w Worker
 		w.solving.Store(tc.solving)
 		if got := w.playoutWorkers(); got != tc.want {
-			t.Errorf("%d solving, GOMAXPROCS %d: %d playout workers, want %d", tc.solving, procs, got, tc.want)
+			t.Errorf("%d solving, %d cores: %d playout workers, want %d", tc.solving, procs, got, tc.want)
 		}
 	}
 }
