@@ -158,6 +158,7 @@ type search struct {
 	mark    []int32 // scratch of childSleep: per tile, the stamp it was last seen
 	stamp   int32
 	slept   int64 // moves skipped as asleep (tests show sleep sets firing)
+	beamWon bool  // the win came from a beam (tests show beams firing)
 }
 
 // outcome is how a search ended.
@@ -226,6 +227,7 @@ func (s *search) solve() outcome {
 				return outStopped
 			case line != nil:
 				s.takeLine(line)
+				s.beamWon = true
 				return outSolved
 			}
 		}
