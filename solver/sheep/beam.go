@@ -27,14 +27,15 @@ type beamRun struct {
 }
 
 // defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
-// the restarts and the exact pass win 42 within 10 s): a beam of 500 with
-// dig weight 100 wins 54 (0.5–1M nodes, about 0.4 s each); of the other
-// six, a beam of 2000 with dig 200 wins four (~3M nodes) and one of 4000
-// with dig 200 the last two (~6M nodes). A different dig weight makes a
-// different beam, not just a wider one: dig 300 at width 500 wins two
-// deals dig 100 does not. On the one-tower layout L255, whose deals are
-// unsolvable, the three die out after 0.3–1.7M nodes in all.
-var defaultBeams = []beamRun{{width: 500, dig: 100}, {width: 2000, dig: 200}, {width: 4000, dig: 200}}
+// 128 restarts and the exact pass win 42 within 10 s): a beam of 50 with
+// dig weight 100 wins 41 (65–110k nodes each, about 50 ms); one of 500
+// wins 54 (0.5–1M nodes, about 0.4 s each); of the other six, a beam of
+// 2000 with dig 200 wins four (~3M nodes) and one of 4000 with dig 200 the
+// last two (~6M nodes). A different dig weight makes a different beam, not
+// just a wider one: dig 300 at width 500 wins two deals dig 100 does not.
+// On the one-tower layout L255, whose deals are unsolvable, the beams die
+// out after 0.3–1.7M nodes in all.
+var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100}, {width: 2000, dig: 200}, {width: 4000, dig: 200}}
 
 // beamPhase runs the schedule's beams in order until one wins (line) or
 // the meter stops (stopped). It is a pure function of the level and the
