@@ -141,8 +141,26 @@ func (s *search) beamSearch(br beamRun) (line []int32, stopped bool) {
 		lineage = append(lineage, slices.Clone(kids))
 		spare = append(spare, cur...)
 		cur = next
+		s.beamBest(lineage, cur)
 	}
 	return nil, false
+}
+
+// beamBest makes the line to the state of layer that cleared the most
+// tiles the search's best partial line when it beats it (the line an
+// unknown result carries; beam clicks never lose at once).
+func (s *search) beamBest(lineage [][]beamNode, layer []*board) {
+	at := -1
+	for k, b := range layer {
+		if c := b.cleared(); c > s.bestCleared {
+			s.bestCleared, at = c, k
+		}
+	}
+	if at < 0 {
+		return
+	}
+	last := lineage[len(lineage)-1][at]
+	s.best = append(s.best[:0], beamLine(lineage[:len(lineage)-1], last.parent, last.tile)...)
 }
 
 // beamLine rebuilds the line ending with click last from the node parent

@@ -177,3 +177,32 @@ func TestBeamWinsL255wDeal3(t *testing.T) {
 		t.Fatalf("without beams: %s after %d nodes; the test no longer shows what beams add", res.Verdict, res.Stats.Nodes)
 	}
 }
+
+// TestBeamBestLine: a beam that dies out leaves the search's best partial
+// line at the state it saw that cleared the most tiles, and that line
+// replays without losing to exactly that many cleared tiles.
+func TestBeamBestLine(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(24, 2026))
+	improved := 0
+	for k := range 600 {
+		l := mustParse(t, smallLevel(rng))
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, schedule{})
+		if line, _ := s.beamSearch(beamRun{width: 8, dig: 100}); line != nil {
+			continue
+		}
+		if s.bestCleared == 0 {
+			continue
+		}
+		improved++
+		o, err := replay(l, s.best)
+		if err != nil || o.Lost || o.Cleared != s.bestCleared {
+			t.Fatalf("level %d %s: best line %v clears %d, replay %+v %v", k, l.Canonical(), s.best, s.bestCleared, o, err)
+		}
+	}
+	t.Logf("%d dead beams left a best line", improved)
+	if improved < 10 {
+		t.Fatalf("only %d dead beams left a best line", improved)
+	}
+}

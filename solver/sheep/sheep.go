@@ -57,7 +57,10 @@
 // random bonus, then an unlimited pass with the plain order; smaller
 // levels get the unlimited pass at once. Between the first pass and the
 // restarts, projections onto a few type subsets are searched for a proof
-// (project.go). The unlimited pass and projection searches also prune
+// (project.go), then beam searches of widths 50 to 4000 (beam.go): each
+// keeps the best states of every click depth by a static evaluation and
+// only ever returns a line, which the result replays, so it can win but
+// never prove. The unlimited pass and projection searches also prune
 // states in which no triple can be completed before the tray fills (the
 // tray-pressure bound, pressure.go); the unlimited pass also skips
 // clicks that only reorder clicks already tried (sleep sets, sleep.go).
