@@ -67,7 +67,7 @@ func (s *search) pressure() bool {
 // the restarts and the exact pass leave unknown at 10 s; then 32 restarts
 // and the exact last pass. With 128 restarts (~1M nodes) the exact pass
 // proved every deal of the one-tower layout L255 unsolvable within 10 s
-// (median 2.2 s); the beams cost those deals 0.3–1.7M nodes before they
+// (median 2.2 s); the beams cost those deals 0.4–2.9M nodes before they
 // die out, so the restarts, which the beams have made mostly redundant
 // (128 restarts won deals of L255w that the first beam wins too), shrink
 // to 32 (~0.26M nodes) to keep the exact pass near where it started.
