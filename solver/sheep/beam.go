@@ -19,11 +19,14 @@ import (
 // simulator, finish and Verify). So it cannot make a verdict unsound; when
 // it finds nothing, the passes go on as before.
 
-// beamRun is one beam of a schedule: its width and the weight of dug-out
-// tiles in its evaluation (beamEval).
+// beamRun is one beam of a schedule: its width, the weight of dug-out
+// tiles in its evaluation (beamEval), and the least share of the tiles
+// (percent) that an earlier beam's best state must have cleared for it to
+// run at all.
 type beamRun struct {
 	width int
 	dig   int64
+	near  int
 }
 
 // defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
@@ -35,18 +38,31 @@ type beamRun struct {
 // just a wider one: dig 300 at width 500 wins two deals dig 100 does not.
 // On the one-tower layout L255, whose deals are unsolvable, the beams die
 // out after 0.4–2.9M nodes in all (deals 0–7).
-var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100}, {width: 2000, dig: 200}, {width: 4000, dig: 200}}
+//
+// The wide beams cost most on unsolvable deals, and there they are
+// hopeless: on L255 deals 0–19 the beam of 500 dies out with its best
+// state at 18–195 of 255 tiles cleared (most under 135), while on the six
+// L255w deals it does not win its best state has cleared 222–228. So the
+// wide beams run only after a narrower one got within 80 % of a win.
+var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80}}
 
 // beamPhase runs the schedule's beams in order until one wins (line) or
 // the meter stops (stopped). It is a pure function of the level and the
 // schedule; it keeps no state in checkpoints, so a search resumed in pass
 // 0 runs it again from the start.
 func (s *search) beamPhase() (line []int32, stopped bool) {
+	best := 0 // most tiles cleared by a state of an earlier beam
 	for _, br := range s.sched.beams {
-		line, stopped = s.beamSearch(br)
+		if best*100 < br.near*len(s.b.l.tiles) {
+			continue
+		}
+		var cleared int
+		line, cleared, stopped = s.beamSearch(br)
 		if line != nil || stopped {
 			return line, stopped
 		}
+		best = max(best, cleared)
 	}
 	return nil, false
 }
@@ -74,8 +90,9 @@ type beamNode struct {
 
 // beamSearch runs one beam of the given width from the start of l. It
 // returns the winning line, or nil when the beam died out or the meter
-// stopped (stopped true). Every evaluated child counts as a node.
-func (s *search) beamSearch(br beamRun) (line []int32, stopped bool) {
+// stopped (stopped true), and the most tiles a state of the beam cleared.
+// Every evaluated child counts as a node.
+func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool) {
 	l, m, width := s.b.l, s.m, br.width
 	cur := []*board{newBoard(l)}
 	// lineage[d] holds the nodes of layer d+1; parent indexes layer d.
@@ -95,7 +112,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, stopped bool) {
 					m.Checkpoint(s.root().encode())
 				}
 				if m.Tick() {
-					return nil, true
+					return nil, cleared, true
 				}
 				// A state reached twice in a layer (clicks in another
 				// order) is kept once. States are told apart by their
@@ -110,7 +127,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, stopped bool) {
 				if b.left == 0 && b.traySize == 0 {
 					line = beamLine(lineage, int32(pi), mv)
 					b.undo(mv)
-					return line, false
+					return line, len(l.tiles), false
 				}
 				if b.l.slots-b.traySize < 3 || b.tripleWithin() {
 					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: b.beamEval(br.dig), hash: h})
@@ -147,26 +164,30 @@ func (s *search) beamSearch(br beamRun) (line []int32, stopped bool) {
 		lineage = append(lineage, slices.Clone(kids))
 		spare = append(spare, cur...)
 		cur = next
-		s.beamBest(lineage, cur)
+		cleared = max(cleared, s.beamBest(lineage, cur))
 	}
-	return nil, false
+	return nil, cleared, false
 }
 
 // beamBest makes the line to the state of layer that cleared the most
 // tiles the search's best partial line when it beats it (the line an
-// unknown result carries; beam clicks never lose at once).
-func (s *search) beamBest(lineage [][]beamNode, layer []*board) {
-	at := -1
+// unknown result carries; beam clicks never lose at once). It returns the
+// most tiles a state of layer cleared.
+func (s *search) beamBest(lineage [][]beamNode, layer []*board) int {
+	at, most := -1, 0
 	for k, b := range layer {
-		if c := b.cleared(); c > s.bestCleared {
+		c := b.cleared()
+		most = max(most, c)
+		if c > s.bestCleared {
 			s.bestCleared, at = c, k
 		}
 	}
 	if at < 0 {
-		return
+		return most
 	}
 	last := lineage[len(lineage)-1][at]
 	s.best = append(s.best[:0], beamLine(lineage[:len(lineage)-1], last.parent, last.tile)...)
+	return most
 }
 
 // beamLine rebuilds the line ending with click last from the node parent

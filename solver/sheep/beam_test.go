@@ -34,7 +34,7 @@ func TestBeamAgainstOracle(t *testing.T) {
 		}
 		for r, br := range runs {
 			m, _ := solver.NewMeter(context.Background(), solver.Options{})
-			line, stopped := newSearch(l, m, schedule{}).beamSearch(br)
+			line, _, stopped := newSearch(l, m, schedule{}).beamSearch(br)
 			if stopped {
 				t.Fatalf("level %d: beam stopped without a budget", k)
 			}
@@ -189,8 +189,12 @@ func TestBeamBestLine(t *testing.T) {
 		l := mustParse(t, smallLevel(rng))
 		m, _ := solver.NewMeter(context.Background(), solver.Options{})
 		s := newSearch(l, m, schedule{})
-		if line, _ := s.beamSearch(beamRun{width: 8, dig: 100}); line != nil {
+		line, cleared, _ := s.beamSearch(beamRun{width: 8, dig: 100})
+		if line != nil {
 			continue
+		}
+		if cleared != s.bestCleared {
+			t.Fatalf("level %d: beam reports %d cleared, best line %d", k, cleared, s.bestCleared)
 		}
 		if s.bestCleared == 0 {
 			continue
@@ -204,5 +208,46 @@ func TestBeamBestLine(t *testing.T) {
 	t.Logf("%d dead beams left a best line", improved)
 	if improved < 10 {
 		t.Fatalf("only %d dead beams left a best line", improved)
+	}
+}
+
+// TestBeamGate: a beam with near runs only when an earlier beam's best
+// state cleared at least near percent of the tiles. On small levels that a
+// greedy beam (width 1) does not win but a wide one does, the wide beam
+// wins with near at the greedy beam's share and is skipped one percent
+// above it.
+func TestBeamGate(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(25, 2026))
+	gated := 0
+	for k := range 1500 {
+		l := mustParse(t, smallLevel(rng))
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, schedule{})
+		greedy, cleared, _ := s.beamSearch(beamRun{width: 1})
+		if greedy != nil {
+			continue
+		}
+		if wide, _, _ := s.beamSearch(beamRun{width: 64, dig: 100}); wide == nil {
+			continue
+		}
+		gated++
+		n := len(l.tiles)
+		near := cleared * 100 / n // the most percent the greedy beam reached
+		for _, c := range []struct {
+			near int
+			wins bool
+		}{{near, true}, {near + 1, false}} {
+			sched := schedule{beams: []beamRun{{width: 1}, {width: 64, dig: 100, near: c.near}}}
+			s := newSearch(l, m, sched)
+			line, _ := s.beamPhase()
+			if (line != nil) != c.wins {
+				t.Fatalf("level %d: greedy cleared %d of %d, near %d: won %t", k, cleared, n, c.near, line != nil)
+			}
+		}
+	}
+	t.Logf("%d levels won only by the gated beam", gated)
+	if gated < 5 {
+		t.Fatalf("only %d levels exercise the gate", gated)
 	}
 }
