@@ -32,12 +32,13 @@ type beamRun struct {
 // defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
 // 128 restarts and the exact pass win 42 within 10 s): a beam of 50 with
 // dig weight 100 wins 41 (65–110k nodes each, about 50 ms); one of 500
-// wins 54 (0.5–1M nodes, about 0.4 s each); of the other six, a beam of
-// 2000 with dig 200 wins four (~3M nodes) and one of 4000 with dig 200 the
-// last two (~6M nodes). A different dig weight makes a different beam, not
-// just a wider one: dig 300 at width 500 wins two deals dig 100 does not.
-// On the one-tower layout L255, whose deals are unsolvable, the beams die
-// out after 0.4–2.9M nodes in all (deals 0–7).
+// wins 54 (0.5–1M nodes, about 0.4 s each), all but deals 21, 22, 29,
+// 46, 49 and 57. Of those, a beam of 2000 with dig 200 wins 21, 22 and 57
+// (~3M nodes; 29 not, 46 and 49 not tried), one of 4000 with dig 200 wins
+// 21 and 29 (~6M nodes). In the schedule the beam of 50 wins 22, 29 and
+// 49, the beam of 2000 the other three.
+// On the one-tower layout L255, whose deals are unsolvable, the beams of
+// 500, 2000 and 4000 die out after 0.4–2.9M nodes together (deals 0–7).
 //
 // The wide beams cost most on unsolvable deals, and there they are
 // hopeless: on L255 deals 0–19 the beam of 500 dies out with its best

@@ -63,14 +63,12 @@ func (s *search) pressure() bool {
 
 // restartSchedule is for large levels: most realistic levels are won
 // within a few hundred nodes by pass 0. Then projections, then beams
-// (beam.go), which win most deals of the broad-mound layout L255w that
-// the restarts and the exact pass leave unknown at 10 s; then 32 restarts
-// and the exact last pass. With 128 restarts (~1M nodes) the exact pass
-// proved every deal of the one-tower layout L255 unsolvable within 10 s
-// (median 2.2 s); the beams cost those deals 0.4–2.9M nodes before they
-// die out, so the restarts, which the beams have made mostly redundant
-// (128 restarts won deals of L255w that the first beam wins too), shrink
-// to 32 (~0.26M nodes) to keep the exact pass near where it started.
+// (beam.go), which win the deals of the broad-mound layout L255w that the
+// restarts and the exact pass left unknown at 10 s; then 32 restarts and
+// the exact last pass. The restarts, which the beams have made mostly
+// redundant, were 128 (~1M nodes): with 32 (~0.26M) the deals of the
+// one-tower layout L255, all proven unsolvable by the exact pass, take
+// 0.80x the nodes of sheep/4, gated beams included (docs/sheep.md).
 var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams}
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it, without projection
