@@ -3,6 +3,7 @@ package sheep
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -137,12 +138,16 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
 	damaged[len(damaged)-12] ^= 1
+	// a well-formed sheep/4 payload: its pass numbers mean other passes
+	v4 := append([]byte("SH\x04"), own[len(payloadMagic):len(own)-8]...)
+	v4 = binary.LittleEndian.AppendUint64(v4, checksum(v4))
 	envelope := func(p []byte) []byte {
 		b := append(make([]byte, 20), p...)
 		copy(b, "PZC1")
 		return b
 	}
-	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff"))} {
+	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff")),
+		envelope(v4)} {
 		if _, err := Solve(context.Background(), l, solver.Options{Resume: b}); err == nil {
 			t.Fatalf("resume from %q accepted", b)
 		}

@@ -39,6 +39,10 @@ type schedule struct {
 	noPressure, pressureAll bool
 	// noSleep turns off sleep sets in the unlimited pass (sleep.go).
 	noSleep bool
+	// beams run after the projections of a limited pass 0, before the
+	// restarts (beam.go): each a beam search of its width and evaluation,
+	// until one wins or dies out. Their zero value is sheep/2's: none.
+	beams []beamRun
 	// tableMax caps the dead-state table's entries (0: tableBytes
 	// decides); tests set it small to make the table evict.
 	tableMax int
@@ -58,14 +62,14 @@ func (s *search) pressure() bool {
 }
 
 // restartSchedule is for large levels: most realistic levels are won
-// within a few hundred nodes, the hardest random ones of the benchmark
-// sets (seeds 1–100 and 1–300 of other streams) after up to ~70 restarts.
-// After 128 restarts (~1M nodes) the search settles for the exact last
-// pass: on deals of the one-tower layout L255 that pass proves 7 of 10
-// unsolvable within 2.3–8M nodes, so the 512 restarts (~4M nodes) of
-// sheep/2 and sheep/3 kept most of them unknown at 10 s (sheep/4 with 128:
-// 7 of 10 decided at 10 s, median 5.8 s; sheep/2 in the same run 6, 9.5 s).
-var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 128, proj: defaultProjections}
+// within a few hundred nodes by pass 0. Then projections, then beams
+// (beam.go), which win the deals of the broad-mound layout L255w that the
+// restarts and the exact pass left unknown at 10 s; then 32 restarts and
+// the exact last pass. The restarts, which the beams have made mostly
+// redundant, were 128 (~1M nodes): with 32 (~0.26M) the deals of the
+// one-tower layout L255, all proven unsolvable by the exact pass, take
+// 0.80x the nodes of sheep/4, gated beams included (docs/sheep.md).
+var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams}
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it, without projection
 // proofs: the benchmark's baseline in the same run.
@@ -152,6 +156,7 @@ type search struct {
 	mark    []int32 // scratch of childSleep: per tile, the stamp it was last seen
 	stamp   int32
 	slept   int64 // moves skipped as asleep (tests show sleep sets firing)
+	beamWon bool  // the win came from a beam (tests show beams firing)
 }
 
 // outcome is how a search ended.
@@ -212,6 +217,16 @@ func (s *search) solve() outcome {
 				return outProjected
 			case projStopped:
 				return outStopped
+			}
+		}
+		if s.pass == 0 && len(s.sched.beams) > 0 {
+			switch line, stopped := s.beamPhase(); {
+			case stopped:
+				return outStopped
+			case line != nil:
+				s.takeLine(line)
+				s.beamWon = true
+				return outSolved
 			}
 		}
 		s.nextPass()

@@ -57,12 +57,15 @@
 // random bonus, then an unlimited pass with the plain order; smaller
 // levels get the unlimited pass at once. Between the first pass and the
 // restarts, projections onto a few type subsets are searched for a proof
-// (project.go). The unlimited pass and projection searches also prune
+// (project.go), then beam searches of widths 50 to 4000 (beam.go): each
+// keeps the best states of every click depth by a static evaluation and
+// only ever returns a line, which the result replays, so it can win but
+// never prove. The unlimited pass and projection searches also prune
 // states in which no triple can be completed before the tray fills (the
 // tray-pressure bound, pressure.go); the unlimited pass also skips
 // clicks that only reorder clicks already tried (sleep sets, sleep.go).
 // Any pass may win; any pass that exhausts the start proves the level
-// unsolvable. Checkpoints (payload version 4) hold the pass,
+// unsolvable. Checkpoints (payload version 5) hold the pass,
 // the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
 // limited pass (so a resumed run stops the pass where an uninterrupted
@@ -107,7 +110,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/4" }
+func (kind) Version() string { return "sheep/5" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 

@@ -1,0 +1,260 @@
+package sheep
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// Beam search looks for a winning line the depth-first passes miss. On
+// deals of one broad mound (L255w) the winning line of a solvable deal
+// leaves the move order's first choice at dozens of clicks (from the 20th
+// on), so neither the plain pass nor restarts, whose noise only reorders
+// near-ties, reach it within seconds. A beam keeps the best `width`
+// states of each click depth by a static evaluation (beamEval) and
+// expands all of them, so a line whose early clicks look worse to the
+// move order survives as long as its state looks good.
+//
+// The beam never proves anything: it only returns a line, and a line is a
+// win only when it clears every tile (the result's plan is replayed by the
+// simulator, finish and Verify). So it cannot make a verdict unsound; when
+// it finds nothing, the passes go on as before.
+
+// beamRun is one beam of a schedule: its width, the weight of dug-out
+// tiles in its evaluation (beamEval), and the least share of the tiles
+// (percent) that an earlier beam's best state must have cleared for it to
+// run at all.
+type beamRun struct {
+	width int
+	dig   int64
+	near  int
+}
+
+// defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
+// 128 restarts and the exact pass win 42 within 10 s): a beam of 50 with
+// dig weight 100 wins 41 (65–110k nodes each, about 50 ms); one of 500
+// wins 54 (0.5–1M nodes, about 0.4 s each), all but deals 21, 22, 29,
+// 46, 49 and 57. Of those, a beam of 2000 with dig 200 wins 21, 22 and 57
+// (~3M nodes; 29 not, 46 and 49 not tried), one of 4000 with dig 200 wins
+// 21 and 29 (~6M nodes). In the schedule the beam of 50 wins 22, 29 and
+// 49, the beam of 2000 the other three.
+// On the one-tower layout L255, whose deals are unsolvable, the beams of
+// 500, 2000 and 4000 die out after 0.4–2.9M nodes together (deals 0–7).
+//
+// The wide beams cost most on unsolvable deals, and there they are
+// hopeless: on L255 deals 0–19 the beam of 500 dies out with its best
+// state at 18–195 of 255 tiles cleared (most under 135), while on the six
+// L255w deals it does not win its best state has cleared 222–228. So the
+// wide beams run only after a narrower one got within 80 % of a win.
+var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80}}
+
+// beamPhase runs the schedule's beams in order until one wins (line) or
+// the meter stops (stopped). It is a pure function of the level and the
+// schedule; it keeps no state in checkpoints, so a search resumed in pass
+// 0 runs it again from the start.
+func (s *search) beamPhase() (line []int32, stopped bool) {
+	best := 0 // most tiles cleared by a state of an earlier beam
+	for _, br := range s.sched.beams {
+		if best*100 < br.near*len(s.b.l.tiles) {
+			continue
+		}
+		var cleared int
+		line, cleared, stopped = s.beamSearch(br)
+		if line != nil || stopped {
+			return line, stopped
+		}
+		best = max(best, cleared)
+	}
+	return nil, false
+}
+
+// takeLine makes line, a win from the start, the search's path.
+func (s *search) takeLine(line []int32) {
+	for len(s.path) > 0 {
+		s.retract()
+	}
+	s.frames, s.arena, s.sleep, s.pending = s.frames[:0], s.arena[:0], s.sleep[:0], s.pending[:0]
+	for _, mv := range line {
+		s.b.apply(mv)
+		s.path = append(s.path, mv)
+	}
+}
+
+// beamNode is one state of a beam layer: the click that reached it from
+// its parent in the previous layer.
+type beamNode struct {
+	parent int32 // index in the previous layer's lineage
+	tile   int32
+	score  int64
+	hash   uint64
+}
+
+// beamSearch runs one beam of the given width from the start of l. It
+// returns the winning line, or nil when the beam died out or the meter
+// stopped (stopped true), and the most tiles a state of the beam cleared.
+// Every evaluated child counts as a node.
+func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool) {
+	l, m, width := s.b.l, s.m, br.width
+	cur := []*board{newBoard(l)}
+	// lineage[d] holds the nodes of layer d+1; parent indexes layer d.
+	var lineage [][]beamNode
+	var spare []*board
+	var arena []int32
+	var scratch []move
+	var kids []beamNode
+	seen := map[uint64]struct{}{}
+	for len(cur) > 0 {
+		kids = kids[:0]
+		clear(seen)
+		for pi, b := range cur {
+			arena, scratch = b.genMoves(arena[:0], scratch, 0)
+			for _, mv := range arena {
+				if m.CheckpointDue() {
+					m.Checkpoint(s.root().encode())
+				}
+				if m.Tick() {
+					return nil, cleared, true
+				}
+				// A state reached twice in a layer (clicks in another
+				// order) is kept once. States are told apart by their
+				// 64-bit hash: a collision only drops a candidate,
+				// which the beam may do anyway.
+				h := b.hash ^ b.zob[mv]
+				if _, dup := seen[h]; dup {
+					continue
+				}
+				seen[h] = struct{}{}
+				b.apply(mv)
+				if b.left == 0 && b.traySize == 0 {
+					line = beamLine(lineage, int32(pi), mv)
+					b.undo(mv)
+					return line, len(l.tiles), false
+				}
+				if b.l.slots-b.traySize < 3 || b.tripleWithin() {
+					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: b.beamEval(br.dig), hash: h})
+				}
+				b.undo(mv)
+			}
+		}
+		if len(kids) > width {
+			slices.SortFunc(kids, func(x, y beamNode) int {
+				switch {
+				case x.score > y.score:
+					return -1
+				case x.score < y.score:
+					return 1
+				}
+				// ties by hash (halved to fit an int): the order is
+				// a function of the states, not of the sort
+				return int(x.hash>>1) - int(y.hash>>1)
+			})
+			kids = kids[:width]
+		}
+		next := make([]*board, 0, len(kids))
+		for _, kd := range kids {
+			var nb *board
+			if n := len(spare); n > 0 {
+				nb, spare = spare[n-1], spare[:n-1]
+			} else {
+				nb = cur[0].sibling()
+			}
+			nb.copyFrom(cur[kd.parent])
+			nb.apply(kd.tile)
+			next = append(next, nb)
+		}
+		lineage = append(lineage, slices.Clone(kids))
+		spare = append(spare, cur...)
+		cur = next
+		cleared = max(cleared, s.beamBest(lineage, cur))
+	}
+	return nil, cleared, false
+}
+
+// beamBest makes the line to the state of layer that cleared the most
+// tiles the search's best partial line when it beats it (the line an
+// unknown result carries; beam clicks never lose at once). It returns the
+// most tiles a state of layer cleared.
+func (s *search) beamBest(lineage [][]beamNode, layer []*board) int {
+	at, most := -1, 0
+	for k, b := range layer {
+		c := b.cleared()
+		most = max(most, c)
+		if c > s.bestCleared {
+			s.bestCleared, at = c, k
+		}
+	}
+	if at < 0 {
+		return most
+	}
+	last := lineage[len(lineage)-1][at]
+	s.best = append(s.best[:0], beamLine(lineage[:len(lineage)-1], last.parent, last.tile)...)
+	return most
+}
+
+// beamLine rebuilds the line ending with click last from the node parent
+// of the last layer.
+func beamLine(lineage [][]beamNode, parent int32, last int32) []int32 {
+	line := make([]int32, len(lineage)+1)
+	line[len(lineage)] = last
+	for d := len(lineage) - 1; d >= 0; d-- {
+		n := lineage[d][parent]
+		line[d] = n.tile
+		parent = n.parent
+	}
+	return line
+}
+
+// sibling is an empty board of b's level for copyFrom, sharing b's
+// read-only keys and pressure scratch (the beam uses one board at a time):
+// newBoard's would cost a sixth of a wide beam's time.
+func (b *board) sibling() *board {
+	return &board{l: b.l, zob: b.zob, press: b.press}
+}
+
+// copyFrom makes b the same state as o (same level), with empty undo
+// stacks.
+func (b *board) copyFrom(o *board) {
+	b.cov = append(b.cov[:0], o.cov...)
+	b.removed = append(b.removed[:0], o.removed...)
+	b.hash = o.hash
+	b.clk = append(b.clk[:0], o.clk...)
+	b.pos = append(b.pos[:0], o.pos...)
+	b.clkTyp = append(b.clkTyp[:0], o.clkTyp...)
+	b.tray = append(b.tray[:0], o.tray...)
+	b.traySize, b.left, b.depth = o.traySize, o.left, o.depth
+	b.undoP, b.undoK = b.undoP[:0], b.undoK[:0]
+}
+
+// beamEval rates a state for the beam; all states of a layer have made
+// the same number of clicks, so only their shape differs. In order of
+// weight: tiles in the tray (each costs a slot until its triple is done),
+// tiles dug out (dig per tile that lay transitively beneath each clicked
+// tile: the game is lost in tall stacks whose order is forced, the same
+// reason the move order digs first), clickable tiles (options), and tray
+// tiles whose partners are clickable (cheap to clear). Without the dig
+// term a beam of 500 wins none of L255w deals 0–19 (it dies out after
+// 110–230 clicks); with dig 10, 30, 100 it wins 17, 18, 20 of them.
+func (b *board) beamEval(dig int64) int64 {
+	l := b.l
+	s := -1000 * int64(b.traySize)
+	s += 40 * int64(len(b.clk))
+	for t, c := range b.tray {
+		if c == 0 {
+			continue
+		}
+		switch have := int64(c) + int64(b.clkTyp[t]); {
+		case have >= 3:
+			s += 300
+		case have == 2 && c == 1:
+			s += 100
+		}
+	}
+	var dug int64
+	for w, word := range b.removed {
+		for word != 0 {
+			dug += int64(l.beneath[w*64+bits.TrailingZeros64(word)])
+			word &= word - 1
+		}
+	}
+	return s + dig*dug
+}

@@ -1,0 +1,253 @@
+package sheep
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// beamTinySchedule is tinySchedule with a pass 0 of one node, so beams
+// decide most small levels, and beams narrow enough (a width-1 beam is a
+// greedy playout) that a few solvable ones are left to later passes.
+var beamTinySchedule = schedule{first: 1, restart: 15, restarts: 25,
+	proj:  projectionPlan{extra: 2, subsets: 12, perNodes: 30, total: 300},
+	beams: []beamRun{{width: 1, dig: 0}, {width: 2, dig: 100}}}
+
+// TestBeamAgainstOracle: on random small levels every line a beam returns
+// replays as a win, and a beam never claims a level the brute-force oracle
+// finds unsolvable; beams of each width win some of the solvable ones.
+func TestBeamAgainstOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(21, 2026))
+	runs := []beamRun{{width: 1, dig: 0}, {width: 4, dig: 100}, {width: 16, dig: 100}, {width: 64, dig: 200}}
+	wins := make([]int, len(runs))
+	solvable := 0
+	for k := range 1500 {
+		l := mustParse(t, smallLevel(rng))
+		want := newOracle(l).solve() != nil
+		if want {
+			solvable++
+		}
+		for r, br := range runs {
+			m, _ := solver.NewMeter(context.Background(), solver.Options{})
+			line, _, stopped := newSearch(l, m, schedule{}).beamSearch(br)
+			if stopped {
+				t.Fatalf("level %d: beam stopped without a budget", k)
+			}
+			if line == nil {
+				continue
+			}
+			wins[r]++
+			if !want {
+				t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
+			}
+			if o, err := replay(l, line); err != nil || !o.Won {
+				t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
+			}
+		}
+	}
+	t.Logf("%d solvable levels; wins by beam %v: %v", solvable, runs, wins)
+	for r, w := range wins {
+		// a wider beam keeps more lines: it should win at least as
+		// often over many levels, and every beam must fire
+		if w == 0 || w > solvable || (r > 0 && w < wins[0]) {
+			t.Fatalf("beam wins %v of %d solvable levels", wins, solvable)
+		}
+	}
+}
+
+// TestBeamScheduleAgainstOracle: with beams in the schedule the solver's
+// verdicts still agree with the oracle's, every plan replays (solveWith
+// verifies), and some levels are won by a beam while others go on to the
+// restarts and the exact pass, which proves the unsolvable ones.
+func TestBeamScheduleAgainstOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(22, 2026))
+	beamWins, unsolvable, later := 0, 0, 0
+	for k := range 1500 {
+		l := mustParse(t, smallLevel(rng))
+		want := solver.Unsolvable
+		if newOracle(l).solve() != nil {
+			want = solver.Solved
+		}
+		res := solveVerifiedWith(t, l, solver.Options{}, beamTinySchedule)
+		if res.Verdict != want {
+			t.Fatalf("level %d %s: solver %s (%s), oracle %s", k, l.Canonical(), res.Verdict, res.Proof, want)
+		}
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, beamTinySchedule)
+		if precheckFail(l) != "" {
+			continue
+		}
+		switch out := s.solve(); {
+		case s.beamWon:
+			beamWins++
+			if out != outSolved {
+				t.Fatalf("level %d: beam won but the search ended %d", k, out)
+			}
+		case out == outSolved && s.pass > 0:
+			later++
+		case out != outSolved:
+			unsolvable++
+		}
+	}
+	t.Logf("won by a beam %d, won by a later pass %d, proven unsolvable %d", beamWins, later, unsolvable)
+	if beamWins < 20 || later == 0 || unsolvable < 20 {
+		t.Fatalf("beam schedule not exercised: beam wins %d, later wins %d, unsolvable %d", beamWins, later, unsolvable)
+	}
+}
+
+// TestBeamResume interrupts searches whose schedule has beams at a random
+// node, then resumes from the checkpoint: same verdict and plan as an
+// uninterrupted run. A resume in pass 0 runs the beams again from the
+// start (they keep nothing in checkpoints), so node counts grow, but the
+// beams are a pure function of the level: the same line wins.
+func TestBeamResume(t *testing.T) {
+	t.Parallel()
+	sched := schedule{first: 30, restart: 20, restarts: 3, beams: []beamRun{{width: 4, dig: 100}, {width: 32, dig: 100}}}
+	rng := rand.New(rand.NewPCG(23, 3))
+	beamWins, totalResumes := 0, 0
+	for k := 1; k <= 12; k++ {
+		g, err := Generate(rand.New(rand.NewPCG(uint64(k), 99)), GenerateOpts{Solvable: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := g.Level
+		full := solveVerifiedWith(t, l, solver.Options{Budget: solver.Budget{MaxNodes: 200_000}}, sched)
+		if full.Verdict != solver.Solved {
+			continue
+		}
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		if s := newSearch(l, m, sched); s.solve() == outSolved && s.beamWon {
+			beamWins++
+		}
+		// Interrupt once at a random node, then resume with a budget
+		// that lets the beams run again in full.
+		for range 3 {
+			var got []byte
+			opts := solver.Options{
+				Budget:          solver.Budget{MaxNodes: 1 + rng.Int64N(full.Stats.Nodes)},
+				CheckpointEvery: time.Nanosecond,
+				Checkpoint:      func(b []byte) { got = append(got[:0], b...) },
+			}
+			first := solveVerifiedWith(t, l, opts, sched)
+			if first.Verdict != solver.Unknown || got == nil {
+				t.Fatalf("level %d: %s within %d of the %d nodes it needs", k, first.Verdict, opts.Budget.MaxNodes, full.Stats.Nodes)
+			}
+			opts.Budget.MaxNodes = first.Stats.Nodes + full.Stats.Nodes + 1
+			opts.Resume, opts.Checkpoint = got, nil
+			last := solveVerifiedWith(t, l, opts, sched)
+			totalResumes++
+			if !last.Stats.Resumed || last.Verdict != full.Verdict || !bytes.Equal(last.Plan, full.Plan) {
+				t.Fatalf("level %d: resumed %s %s, uninterrupted %s %s", k, last.Verdict, last.Plan, full.Verdict, full.Plan)
+			}
+		}
+	}
+	t.Logf("%d levels won by a beam, %d resumes", beamWins, totalResumes)
+	if beamWins < 3 || totalResumes < 10 {
+		t.Fatalf("only %d levels won by a beam, %d resumes", beamWins, totalResumes)
+	}
+}
+
+// TestBeamWinsL255wDeal3: deal 3 of L255w is solvable, but its winning
+// line leaves the move order's first choice at 51 clicks; the exact pass
+// needs 125.7M nodes and a 3 GB table to find it, and 128 restarts never
+// do. The first default beam wins it within 2M nodes; the same schedule
+// without beams does not.
+func TestBeamWinsL255wDeal3(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a real-size deal: about 2 s")
+	}
+	t.Parallel()
+	d, err := Deal(rand.New(rand.NewPCG(1, 3)), realStyleLayouts(t)["L255w"], 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := solver.Options{Budget: solver.Budget{MaxNodes: 2_000_000}}
+	if res := solveVerifiedWith(t, d, opts, restartSchedule); res.Verdict != solver.Solved {
+		t.Fatalf("with beams: %s after %d nodes", res.Verdict, res.Stats.Nodes)
+	}
+	noBeams := restartSchedule
+	noBeams.beams = nil
+	if res := solveVerifiedWith(t, d, opts, noBeams); res.Verdict != solver.Unknown {
+		t.Fatalf("without beams: %s after %d nodes; the test no longer shows what beams add", res.Verdict, res.Stats.Nodes)
+	}
+}
+
+// TestBeamBestLine: a beam that dies out leaves the search's best partial
+// line at the state it saw that cleared the most tiles, and that line
+// replays without losing to exactly that many cleared tiles.
+func TestBeamBestLine(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(24, 2026))
+	improved := 0
+	for k := range 600 {
+		l := mustParse(t, smallLevel(rng))
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, schedule{})
+		line, cleared, _ := s.beamSearch(beamRun{width: 8, dig: 100})
+		if line != nil {
+			continue
+		}
+		if cleared != s.bestCleared {
+			t.Fatalf("level %d: beam reports %d cleared, best line %d", k, cleared, s.bestCleared)
+		}
+		if s.bestCleared == 0 {
+			continue
+		}
+		improved++
+		o, err := replay(l, s.best)
+		if err != nil || o.Lost || o.Cleared != s.bestCleared {
+			t.Fatalf("level %d %s: best line %v clears %d, replay %+v %v", k, l.Canonical(), s.best, s.bestCleared, o, err)
+		}
+	}
+	t.Logf("%d dead beams left a best line", improved)
+	if improved < 10 {
+		t.Fatalf("only %d dead beams left a best line", improved)
+	}
+}
+
+// TestBeamGate: a beam with near runs only when an earlier beam's best
+// state cleared at least near percent of the tiles. On small levels that a
+// greedy beam (width 1) does not win but a wide one does, the wide beam
+// wins with near at the greedy beam's share and is skipped one percent
+// above it.
+func TestBeamGate(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(25, 2026))
+	gated := 0
+	for k := range 1500 {
+		l := mustParse(t, smallLevel(rng))
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, schedule{})
+		greedy, cleared, _ := s.beamSearch(beamRun{width: 1})
+		if greedy != nil {
+			continue
+		}
+		if wide, _, _ := s.beamSearch(beamRun{width: 64, dig: 100}); wide == nil {
+			continue
+		}
+		gated++
+		n := len(l.tiles)
+		near := cleared * 100 / n // the most percent the greedy beam reached
+		for _, c := range []struct {
+			near int
+			wins bool
+		}{{near, true}, {near + 1, false}} {
+			sched := schedule{beams: []beamRun{{width: 1}, {width: 64, dig: 100, near: c.near}}}
+			s := newSearch(l, m, sched)
+			line, _ := s.beamPhase()
+			if (line != nil) != c.wins {
+				t.Fatalf("level %d: greedy cleared %d of %d, near %d: won %t", k, cleared, n, c.near, line != nil)
+			}
+		}
+	}
+	t.Logf("%d levels won only by the gated beam", gated)
+	if gated < 5 {
+		t.Fatalf("only %d levels exercise the gate", gated)
+	}
+}
