@@ -157,12 +157,17 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 // twoendsBatch submits n distinct twoends levels of `size` values.
 func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 	t.Helper()
-	rng := rand.New(rand.NewPCG(uint64(n), uint64(size)))
+	// Each level is a single peak (values rise, then fall), the shape whose
+	// line of play costs the solver O(size²) (solver/twoends): a few
+	// milliseconds at 4,000 values, so a batch lasts seconds and a test can
+	// act on it mid-way. Random values solve in O(size) and a batch of
+	// them can finish between two polls. Level i is shifted by i, so that
+	// no two levels are the same (duplicates are solved once).
 	levels := make([]json.RawMessage, n)
 	for i := range levels {
 		v := make([]int64, size)
 		for j := range v {
-			v[j] = rng.Int64N(1000)
+			v[j] = int64(i + 1 + min(j, size-1-j))
 		}
 		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
 	}
@@ -212,7 +217,7 @@ func TestChaosRedisFlushMidBatch(t *testing.T) {
 	t.Parallel()
 	s, _, redis := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
 	c := checkedClient(t, s.URL)
-	id := twoendsBatch(t, c, 1000, 3000)
+	id := twoendsBatch(t, c, 1000, 4000)
 	b := waitDone(t, c, id, 0.1, 2*time.Minute)
 	if b.Done == 1 {
 		t.Fatal("batch finished before the flush; make the jobs heavier")
@@ -227,7 +232,7 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 	t.Parallel()
 	s, pg, _ := ownStack(t, "PUZZLED_CONCURRENCY=2")
 	c := checkedClient(t, s.URL)
-	id := twoendsBatch(t, c, 1000, 3000)
+	id := twoendsBatch(t, c, 1000, 4000)
 	if b := waitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
 		t.Fatal("batch finished before the restart; make the jobs heavier")
 	}

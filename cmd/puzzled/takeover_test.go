@@ -136,7 +136,7 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 	}
 	waitJob(t, c, long.ID, time.Minute, "checkpointed", checkpointed(1))
 	const n = 1000
-	batch := twoendsBatch(t, c, n, 3000)
+	batch := twoendsBatch(t, c, n, 4000)
 	if b := waitDone(t, c, batch, 0.1, 2*time.Minute); b.Done == 1 {
 		t.Fatal("batch finished before the flush; make the jobs heavier")
 	}
