@@ -22,13 +22,16 @@ func TestCleanupEndsEveryDescendant(t *testing.T) {
 		cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "" TERM; sleep 300' </dev/null >/dev/null 2>&1 & echo "{\"msg\":\"child\",\"pid\":$!}" >&2; wait`)
 		p := startCmd(t, cmd)
 		pid := int(p.WaitLog("child", 10*time.Second)["pid"].(float64))
-		testwait.WaitFor(t, 10*time.Second, "the setsid child below sh", func() bool {
+		// Until setsid has run, the child is still in sh's process group
+		// and the kill below reaches it: wait for it to lead a session.
+		testwait.WaitFor(t, 10*time.Second, "the setsid child below sh, in a session of its own", func() bool {
 			for _, d := range descendants(p.cmd.Process.Pid) {
 				if d.pid == pid {
 					child = d
 				}
 			}
-			return child.alive()
+			f := statFields(pid)
+			return child.alive() && f != nil && f[3] == strconv.Itoa(pid) // field 3: session id
 		})
 		p.Signal(syscall.SIGKILL) // the parent dies first, as in a chaos test
 		<-p.Done()
