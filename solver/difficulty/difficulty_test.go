@@ -57,19 +57,7 @@ func TestMeasureEveryMoveWinsGivesOne(t *testing.T) {
 func TestMeasureIsDeterministicPerSeed(t *testing.T) {
 	t.Parallel()
 	// Wins when the moves sum to 2 within 4 moves, loses past it.
-	rule := func(seq []int) Status {
-		s := 0
-		for _, m := range seq {
-			s += m
-		}
-		switch {
-		case s == 2:
-			return Won
-		case s > 2:
-			return Lost
-		}
-		return Playing
-	}
+	rule := sumsToTwo
 	game := newToy(3, 4, rule)
 	run := func(seed uint64, workers int) Figures {
 		f, err := Measure(context.Background(), game, solved(1), Options{Playouts: 500, Seed: seed, Workers: workers})
@@ -117,19 +105,7 @@ func TestExactSharesAndLines(t *testing.T) {
 	t.Parallel()
 	// Width 3, wins once the moves sum to exactly 2: the winning lines are
 	// 2 (length 1), 1+1 (2), 0+2, 1+0+1, … up to depth 4.
-	rule := func(seq []int) Status {
-		s := 0
-		for _, m := range seq {
-			s += m
-		}
-		switch {
-		case s == 2:
-			return Won
-		case s > 2:
-			return Lost
-		}
-		return Playing
-	}
+	rule := sumsToTwo
 	f := Figures{}
 	if err := measureExact(context.Background(), newToy(3, 4, rule)(), Options{}.withDefaults(), &f); err != nil {
 		t.Fatal(err)
@@ -231,4 +207,20 @@ func TestScoreIsMonotone(t *testing.T) {
 	if prev != 10 {
 		t.Fatalf("hardest score %d, want 10", prev)
 	}
+}
+
+// sumsToTwo is a toy game's rule: won when the moves sum to exactly 2,
+// lost past it, still playing below.
+func sumsToTwo(seq []int) Status {
+	s := 0
+	for _, m := range seq {
+		s += m
+	}
+	switch {
+	case s == 2:
+		return Won
+	case s > 2:
+		return Lost
+	}
+	return Playing
 }
