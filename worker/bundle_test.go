@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/solveproc"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/puzzled/puzzled/queue"
@@ -26,7 +28,21 @@ import (
 	"github.com/puzzled/puzzled/worker"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) {
+	// The solve processes of TestSearchesMoveToSolveProcesses are this
+	// test binary, serving the sleep kind.
+	if os.Getenv(solveChildEnv) == "1" {
+		reg := solver.NewRegistry(&sleepKind{})
+		if err := solveproc.Serve(context.Background(), os.Stdin, os.Stdout, reg, slog.New(slog.DiscardHandler)); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(testenv.Run(m))
+}
+
+const solveChildEnv = "WORKER_TEST_SOLVE_CHILD"
 
 // sleepKind is a fake solver, so that the tests choose how long each job
 // of a bundle takes: a level {"kind":"sleep","ms":N,"n":I} sleeps N ms
@@ -64,7 +80,8 @@ func (k *sleepKind) Solve(ctx context.Context, lvl solver.Level, opts solver.Opt
 	case <-ctx.Done():
 		return solver.Result{Verdict: solver.Unknown}, fmt.Errorf("sleep: %w", ctx.Err())
 	}
-	return solver.Result{Verdict: solver.Solved, Value: solver.Int64(l.MS), Optimal: true, Stats: solver.Stats{ElapsedMS: l.MS}}, nil
+	return solver.Result{Verdict: solver.Solved, Value: solver.Int64(l.MS), Optimal: true, Stats: solver.Stats{ElapsedMS: l.MS},
+		Details: map[string]any{"pid": os.Getpid()}}, nil // which process solved it
 }
 
 func (k *sleepKind) Verify(lvl solver.Level, res solver.Result) error {
@@ -81,6 +98,8 @@ type env struct {
 	redis asynq.RedisConnOpt
 	qc    *queue.Client
 	kind  *sleepKind
+	// pool, if set, runs the bulk searches of the workers (startWorker).
+	pool *solveproc.Pool
 }
 
 func newEnv(t *testing.T) *env {
@@ -109,7 +128,8 @@ func newEnv(t *testing.T) *env {
 // gracefully and waits.
 func (e *env) startWorker(t *testing.T, concurrency int) (stop func()) {
 	t.Helper()
-	w := worker.New(worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond})
+	w := worker.New(worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond,
+		Processes: e.pool})
 	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -258,6 +278,75 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 			t.Errorf("job seq %d: solo = %v, want %v", r.Seq, r.Solo, want)
 		}
 	}
+}
+
+// TestSearchesMoveToSolveProcesses: with a pool of solve processes, the
+// jobs of a bundle that finish within SlowAfter are solved in the worker
+// process; a slow one moves to a solve process (its search starts over
+// there) and the rest of its bundle, sent solo, is solved in solve
+// processes; an interactive job is solved in the worker process.
+func TestSearchesMoveToSolveProcesses(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.pool = solveproc.NewPool(solveproc.PoolConfig{Command: func() *exec.Cmd {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), solveChildEnv+"=1")
+		cmd.Stderr = os.Stderr
+		return cmd
+	}})
+	t.Cleanup(func() { e.pool.Close(10 * time.Second) })
+	ms := make([]int64, 8)
+	const slow = 3
+	ms[slow] = 600
+	id := e.batch(t, ms, -1)
+	e.startWorker(t, 2)
+	rows := e.waitBatch(t, id, 30*time.Second)
+	checkAllDoneOnce(t, rows, 1)
+
+	self := os.Getpid()
+	pids := e.solvedBy(t, `j.batch_id = $1 ORDER BY j.seq`, id)
+	for seq, pid := range pids {
+		if inWorker := seq < slow; (pid == self) != inWorker {
+			t.Errorf("job seq %d solved by pid %d (the worker is %d); want in the worker: %v", seq, pid, self, inWorker)
+		}
+	}
+
+	body := []byte(`{"kind":"sleep","ms":1,"n":99}`)
+	sum := sha256.Sum256(body)
+	interactive, err := e.st.CreateJob(t.Context(), store.JobParams{Level: store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep",
+		Body: body}, Priority: queue.Interactive, MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, queue.Interactive, 0); err != nil {
+		t.Fatal(err)
+	}
+	testwait.WaitFor(t, 20*time.Second, "the interactive job to be solved", func() bool {
+		return len(e.solvedBy(t, `j.id = $1`, interactive.ID)) == 1
+	})
+	if pid := e.solvedBy(t, `j.id = $1`, interactive.ID)[0]; pid != self {
+		t.Errorf("interactive job solved by pid %d, want the worker's %d", pid, self)
+	}
+}
+
+// solvedBy returns the pid that each job's result names, for the jobs
+// that the WHERE clause where selects and that have a result.
+func (e *env) solvedBy(t *testing.T, where string, args ...any) []int {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	rows, err := conn.Query(t.Context(), `SELECT (r.details->>'pid')::int FROM jobs j JOIN results r ON r.job_id = j.id WHERE `+where, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pids
 }
 
 func TestBundleOfMiddlingJobsSpreadsOverTheSlots(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/solveproc"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -45,6 +46,10 @@ type Config struct {
 	// difficulty.DefaultPlayouts; negative: no figures for any job, whatever
 	// it asked).
 	DifficultyPlayouts int
+	// Processes, if set, runs the searches of bulk jobs in child processes
+	// at a lower CPU priority (see package solveproc); nil runs every
+	// search in this process.
+	Processes *solveproc.Pool
 }
 
 // Observer receives events for metrics.
@@ -290,7 +295,10 @@ var (
 	errTakenOver = errors.New("job taken over by another worker")
 	// errFinal marks failures that a retry cannot fix (bad stored level,
 	// a plan that fails replay): the job fails at once.
-	errFinal = errors.New("permanent failure")
+	errFinal = solveproc.ErrFinal
+	// errMoveToChild stops the search of a bundle's job that turned slow
+	// in the worker process, to go on in a child process (see run).
+	errMoveToChild = errors.New("slow: search moves to a solve process")
 )
 
 // run solves one job and verifies the result. A bundle passes onSlow, which
@@ -305,52 +313,74 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: kind %q is not registered in this worker", errFinal, job.Kind)
 		return a
 	}
-	lvl, err := kind.Parse(job.Body)
-	if err != nil {
-		a.err = fmt.Errorf("%w: stored level does not parse: %w", errFinal, err)
-		return a
-	}
+	// Bulk searches run in a child process when the worker has a pool. A
+	// bundle's jobs mostly take microseconds, less than the round trip to
+	// a child, so they start here and move to a child when they turn slow
+	// (the search starts over there: at most SlowAfter lost, once per
+	// bundle, since the rest of the bundle goes solo then).
+	inChild := w.cfg.Processes != nil && !isInteractive(ctx)
+	startHere := inChild && onSlow != nil
+
 	// The search does not stop on the task's context alone: asynq cancels it
 	// on POST …/cancel through Redis pub/sub, which ignores the DB index, so
 	// a cancel of the same task id by another installation sharing the Redis
 	// server would reach this one too. The watcher asks PostgreSQL first.
 	solveCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancel(nil)
+	hereCtx := solveCtx
+	if startHere {
+		var moveOut context.CancelCauseFunc
+		hereCtx, moveOut = context.WithCancelCause(solveCtx)
+		defer moveOut(nil)
+		slow := onSlow
+		onSlow = func() bool {
+			marked := slow()
+			moveOut(errMoveToChild)
+			return marked
+		}
+	}
 	watched := make(chan bool, 1)
 	go func() { watched <- w.watch(solveCtx, ctx, cancel, job.ID, onSlow) }()
 	defer func() { cancel(nil); a.slow = <-watched }()
 
 	seq := job.CheckSeq
-	opts := solver.Options{
+	checkpoint := func(blob []byte) {
+		seq++
+		nodes := solver.CheckpointNodes(blob)
+		if _, err := w.cfg.Store.SaveCheckpoint(solveCtx, job.ID, seq, nodes, blob); err != nil {
+			log.Warn("checkpoint not saved", slog.Any("error", err))
+			return
+		}
+		if w.cfg.Observer != nil {
+			w.cfg.Observer.Checkpointed(job.Kind)
+		}
+	}
+	req := solveproc.Request{
+		JobID:           job.ID,
+		Kind:            job.Kind,
+		Level:           job.Body,
 		Budget:          job.Budget,
 		CheckpointEvery: w.cfg.CheckpointEvery,
 		Resume:          job.Checkpoint,
-		Checkpoint: func(blob []byte) {
-			seq++
-			nodes := solver.CheckpointNodes(blob)
-			if _, err := w.cfg.Store.SaveCheckpoint(solveCtx, job.ID, seq, nodes, blob); err != nil {
-				log.Warn("checkpoint not saved", slog.Any("error", err))
-				return
-			}
-			if w.cfg.Observer != nil {
-				w.cfg.Observer.Checkpointed(job.Kind)
-			}
-		},
+		Playouts:        w.playouts(job.Playouts),
+		PlayoutWorkers:  w.playoutWorkers(),
 	}
-	if opts.Budget == (solver.Budget{}) {
-		opts.Budget = w.cfg.Registry.DefaultBudget(job.Kind)
-	}
-	res, err := kind.Solve(solveCtx, lvl, opts)
-	if err != nil && opts.Resume != nil && solveCtx.Err() == nil {
-		// A checkpoint this solver cannot use (written by an older version
-		// of it, say) must not fail the job: start the search over.
-		log.Warn("checkpoint not usable, search starts over", slog.Any("error", err))
-		opts.Resume = nil
-		res, err = kind.Solve(solveCtx, lvl, opts)
+	var res solver.Result
+	var err error
+	if inChild && !startHere {
+		res, err = w.solveInChild(solveCtx, log, req, checkpoint)
+	} else {
+		res, err = solveproc.Run(hereCtx, w.cfg.Registry, req, checkpoint, log)
+		if err != nil && !errors.Is(err, errFinal) && errors.Is(context.Cause(hereCtx), errMoveToChild) && solveCtx.Err() == nil {
+			log.Debug("slow job of a bundle: its search moves to a solve process")
+			res, err = w.solveInChild(solveCtx, log, req, checkpoint)
+		}
 	}
 	a.res = res
 	if err != nil {
 		switch cause := context.Cause(solveCtx); {
+		case errors.Is(err, errFinal):
+			a.err = err
 		case errors.Is(cause, errCanceled), errors.Is(cause, errHandedBack), errors.Is(cause, errTakenOver):
 			a.err = cause
 		case ctx.Err() != nil:
@@ -365,14 +395,27 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		}
 		return a
 	}
-	if err := kind.Verify(lvl, res); err != nil {
-		a.err = fmt.Errorf("%w: result failed verification (solver bug): %w", errFinal, err)
-		return a
-	}
-	res.Difficulty = w.rate(solveCtx, log, kind, lvl, res, opts.Budget, job.Playouts)
-	a.res = res
 	a.version = kind.Version()
 	return a
+}
+
+// solveInChild runs a search in a child process of the pool, or in this
+// process when the pool cannot start one.
+func (w *Worker) solveInChild(ctx context.Context, log *slog.Logger, req solveproc.Request, checkpoint func([]byte)) (solver.Result, error) {
+	res, err := w.cfg.Processes.Solve(ctx, req, checkpoint)
+	if errors.Is(err, solveproc.ErrNoChild) {
+		log.Warn("no solve process: the search runs in the worker process", slog.Any("error", err))
+		return solveproc.Run(ctx, w.cfg.Registry, req, checkpoint, log)
+	}
+	return res, err
+}
+
+// isInteractive reports whether the task of ctx came from the interactive
+// queue. A job taken back from a worker goes to the resumed queue, whatever
+// its priority, and is solved as bulk work.
+func isInteractive(ctx context.Context) bool {
+	q, _ := asynq.GetQueueName(ctx)
+	return q == queue.Interactive
 }
 
 // errTaskEnded: the task's context ended (asynq's timeout, a lost lease).

@@ -43,6 +43,8 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
 	fs.IntVar(&cfg.concurrency, "concurrency", 2, "bulk worker concurrency")
 	slots := fs.Int("interactive-slots", 1, "reserved interactive slots")
+	bulkNiceFlag(fs, &cfg)
+	busyBaseline := fs.Bool("busy-baseline", true, "also measure the busy phase with the bulk searches inside the worker process (--bulk-nice -1), as a baseline of the same run")
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
 	queries := fs.Int("queries", 100, "requests per list query")
 	latency := fs.Int("latency", 100, "interactive jobs per latency phase (0: lists only)")
@@ -97,28 +99,45 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	printLatency("idle, no reserved slot (asynq 50 ms poll)", base, nil)
+	printLatency("idle, no reserved slot (asynq 50 ms poll)", base, nil, "")
 	cfg.interactive = *slots
 	idle, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 1) })
 	if err != nil {
 		return err
 	}
-	printLatency(fmt.Sprintf("idle, %d reserved slot(s)", *slots), idle, base)
+	printLatency(fmt.Sprintf("idle, %d reserved slot(s)", *slots), idle, base, "the poll's")
 	if *bulk == 0 {
 		// No bulk batch to keep the slots busy: a batch of no levels is
 		// not a batch (the API answers 400 "levels: empty body").
 		fmt.Println("no busy phase (--bulk 0)")
 		return nil
 	}
-	busy, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) {
-		return benchBusy(ctx, c, cfg.concurrency, *bulk, *bulkMS, func() ([]time.Duration, error) {
-			return benchLatency(ctx, c, *latency, 2)
+	busyPhase := func(nice, phase int) error {
+		c2 := cfg
+		c2.bulkNice = nice
+		busy, err := withWorker(ctx, c2, wst, qc, logger, func() ([]time.Duration, error) {
+			return benchBusy(ctx, c, c2.concurrency, *bulk, *bulkMS, uint64(phase), func() ([]time.Duration, error) {
+				return benchLatency(ctx, c, *latency, phase)
+			})
 		})
-	})
-	if err != nil {
+		if err != nil {
+			return err
+		}
+		where := fmt.Sprintf("bulk searches at nice %d", nice)
+		if nice < 0 {
+			where = "bulk searches in the worker"
+		}
+		printLatency(fmt.Sprintf("every bulk slot busy, %s, %d reserved slot(s)", where, *slots), busy, idle, "idle's")
+		return nil
+	}
+	if *busyBaseline && cfg.bulkNice >= 0 {
+		if err := busyPhase(-1, 2); err != nil {
+			return err
+		}
+	}
+	if err := busyPhase(cfg.bulkNice, 3); err != nil {
 		return err
 	}
-	printLatency(fmt.Sprintf("every bulk slot busy, %d reserved slot(s)", *slots), busy, idle)
 	return nil
 }
 
@@ -242,8 +261,10 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int) ([]ti
 	out := make([]time.Duration, 0, n)
 	var post, queued, solve, notify []time.Duration
 	defer func() {
-		fmt.Printf("  (medians: POST %.1f ms; created→started %.1f ms; started→finished %.1f ms; finished→answered %.1f ms)\n",
-			ms(pct(post, 50)), ms(pct(queued, 50)), ms(pct(solve, 50)), ms(pct(notify, 50)))
+		for _, p := range []int{50, 95} {
+			fmt.Printf("  (p%d: POST %.1f ms; created→started %.1f ms; started→finished %.1f ms; finished→answered %.1f ms)\n",
+				p, ms(pct(post, p)), ms(pct(queued, p)), ms(pct(solve, p)), ms(pct(notify, p)))
+		}
 	}()
 	for i := range n {
 		// A new level each time: a cached result would complete at once.
@@ -275,8 +296,8 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int) ([]ti
 
 // benchBusy submits a bulk batch of slow columns levels, waits until every
 // bulk slot runs one, and measures while they keep running.
-func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int64, measure func() ([]time.Duration, error)) ([]time.Duration, error) {
-	r := rand.New(rand.NewPCG(7, 7))
+func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int64, seed uint64, measure func() ([]time.Duration, error)) ([]time.Duration, error) {
+	r := rand.New(rand.NewPCG(7, seed)) // another seed per phase: no bulk result of an earlier phase is reused
 	levels := make([]json.RawMessage, n)
 	for i := range levels {
 		lvl, err := columns.Generate(r, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,
@@ -318,11 +339,11 @@ func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int
 	return out, nil
 }
 
-func printLatency(name string, d, baseline []time.Duration) {
+func printLatency(name string, d, baseline []time.Duration, baseName string) {
 	line := fmt.Sprintf("submit-to-done, %-44s p50 %6.1f ms  p95 %6.1f ms  max %6.1f ms (%d jobs)",
 		name+":", ms(pct(d, 50)), ms(pct(d, 95)), ms(pct(d, 100)), len(d))
 	if baseline != nil {
-		line += fmt.Sprintf("  p50 = %.2f× the line above", float64(pct(d, 50))/float64(pct(baseline, 50)))
+		line += fmt.Sprintf("  p50 = %.2f× %s", float64(pct(d, 50))/float64(pct(baseline, 50)), baseName)
 	}
 	fmt.Println(strings.TrimSpace(line))
 }

@@ -128,30 +128,97 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
+	// An interactive job searches in the worker process, a bulk one in a
+	// child process of it (solveproc).
+	for _, priority := range []string{queue.Interactive, queue.Bulk} {
+		t.Run(priority, func(t *testing.T) {
+			t.Parallel()
+			s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
+			c := checkedClient(t, s.URL)
+			job, err := c.CreateJob(t.Context(), level, client.JobOptions{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
+			other := s.StartWorker(t)
+			s.Work.Stop(20 * time.Second) // SIGTERM; exits 0 after handing the job back
+			if !s.Work.HasLog("job handed back at shutdown") {
+				t.Fatalf("worker did not hand the job back:\n%s", s.Work.Output())
+			}
+			done := waitJob(t, c, job.ID, 3*time.Minute, "finished", finished)
+			sol, err := c.GetSolution(t.Context(), job.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) || !sol.Stats.Resumed {
+				t.Fatalf("result after hand-over: %s resumed=%v plan %s", sol.Verdict, sol.Stats.Resumed, sol.Plan)
+			}
+			if done.Attempts != 1 {
+				t.Fatalf("attempts = %d; a hand-back at shutdown must not count", done.Attempts)
+			}
+			_ = other // the worker that finished the job
+		})
+	}
+}
+
+// TestBulkSearchRunsInANicedChild: a bulk job's search runs in a child
+// process of the worker at niceness 10 while the worker stays at 0; its
+// checkpoints reach PostgreSQL through the worker; when the worker alone
+// is killed with SIGKILL (as the OOM killer would) its child stops too,
+// and another worker resumes the job from the last checkpoint. An
+// interactive job starts no child.
+func TestBulkSearchRunsInANicedChild(t *testing.T) {
+	t.Parallel()
+	level, want := hardSheep(t)
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
 	c := checkedClient(t, s.URL)
-	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+
+	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), client.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, c, quick.ID, time.Minute, "finished", finished)
+	if kids := solveChildren(s.Work); len(kids) != 0 {
+		t.Fatalf("an interactive job started solve processes: %+v", kids)
+	}
+
+	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Priority: queue.Bulk, Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
-	other := s.StartWorker(t)
-	s.Work.Stop(20 * time.Second) // SIGTERM; exits 0 after handing the job back
-	if !s.Work.HasLog("job handed back at shutdown") {
-		t.Fatalf("worker did not hand the job back:\n%s", s.Work.Output())
+	kids := solveChildren(s.Work)
+	if len(kids) != 1 {
+		t.Fatalf("solve processes below the worker: %+v, want one", kids)
 	}
-	done := waitJob(t, c, job.ID, 3*time.Minute, "finished", finished)
+	child := kids[0]
+	if child.Nice != 10 || child.CPU < 200*time.Millisecond {
+		t.Fatalf("solve process %+v: want niceness 10 and the search's CPU time", child)
+	}
+
+	s.Work.KillAlone()
+	testwait.WaitFor(t, 10*time.Second, "the solve process to end with its worker", func() bool { return !child.Alive() })
+
+	s.StartWorker(t)
+	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
 	sol, err := c.GetSolution(t.Context(), job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) || !sol.Stats.Resumed {
-		t.Fatalf("result after hand-over: %s resumed=%v plan %s", sol.Verdict, sol.Stats.Resumed, sol.Plan)
+	if sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) || !sol.Stats.Resumed || done.Attempts != 2 {
+		t.Fatalf("resumed result %s resumed=%v attempts %d plan %s; want %s %s", sol.Verdict, sol.Stats.Resumed, done.Attempts, sol.Plan, want.Verdict, want.Plan)
 	}
-	if done.Attempts != 1 {
-		t.Fatalf("attempts = %d; a hand-back at shutdown must not count", done.Attempts)
+}
+
+// solveChildren lists the solve processes below p.
+func solveChildren(p *e2e.Proc) []e2e.Process {
+	var out []e2e.Process
+	for _, d := range p.Descendants() {
+		if len(d.Args) > 1 && d.Args[1] == solveChildCommand {
+			out = append(out, d)
+		}
 	}
-	_ = other // the worker that finished the job
+	return out
 }
 
 // twoendsBatch submits n distinct twoends levels of `size` values.

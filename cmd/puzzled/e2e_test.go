@@ -18,7 +18,18 @@ import (
 	"github.com/puzzled/puzzled/internal/testwait"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) {
+	// A worker run inside this test binary starts its solve processes
+	// from /proc/self/exe, that is this binary: serve them as puzzled would.
+	if len(os.Args) > 1 && os.Args[1] == solveChildCommand {
+		if err := runSolveChild(context.Background(), os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "solve-child:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(testenv.Run(m))
+}
 
 func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) wire.Batch {
 	t.Helper()

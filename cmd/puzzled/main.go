@@ -51,6 +51,8 @@ func main() {
 		"bench-query": runBenchQuery,
 		"token":       runToken,
 		"health":      runHealth,
+
+		solveChildCommand: runSolveChild, // started by work and dev; not in the usage
 	}
 	run, ok := cmds[os.Args[1]]
 	if !ok {

@@ -54,17 +54,22 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	if err != nil {
 		return err
 	}
+	pool := solvePool(cfg, logger)
+	if pool != nil {
+		// After Serve: it stops the searches, whose children then go idle.
+		defer pool.Close(closePoolTimeout)
+	}
 	w := worker.New(worker.Config{
 		Store: st, Registry: kinds.Registry(), Logger: logger,
 		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
-		DifficultyPlayouts: cfg.playouts,
+		DifficultyPlayouts: cfg.playouts, Processes: pool,
 	})
 	d := queue.NewDispatcher(queue.DispatcherConfig{
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
 	})
 	raiseMaxProcs(cfg, logger)
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.Int("interactive_slots", cfg.interactive),
-		slog.String("worker_id", w.Owner().ID))
+		slog.Int("bulk_nice", cfg.bulkNice), slog.String("worker_id", w.Owner().ID))
 	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
 		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Logger: logger})
 }

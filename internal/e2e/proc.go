@@ -199,6 +199,13 @@ func (p *Proc) Signal(sig syscall.Signal) {
 		return
 	default:
 	}
+	p.noteDescendants()
+	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// noteDescendants remembers the processes below p, for cleanup to end
+// those that outlive it.
+func (p *Proc) noteDescendants() {
 	below := descendants(p.cmd.Process.Pid)
 	p.mu.Lock()
 	for _, d := range below {
@@ -207,7 +214,19 @@ func (p *Proc) Signal(sig syscall.Signal) {
 		}
 	}
 	p.mu.Unlock()
-	_ = syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// KillAlone sends SIGKILL to the process alone, not to its group, as the
+// kernel's OOM killer would: what it started lives on unless it ends by
+// itself (cleanup still ends it).
+func (p *Proc) KillAlone() {
+	select {
+	case <-p.done:
+		return
+	default:
+	}
+	p.noteDescendants()
+	_ = p.cmd.Process.Kill()
 }
 
 // Stop sends SIGTERM and waits for a clean exit.

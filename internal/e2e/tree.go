@@ -101,3 +101,36 @@ func ProcessesIn(dir string) []string {
 	}
 	return found
 }
+
+// Process is a process as /proc shows it now.
+type Process struct {
+	Pid  int
+	Args []string // its command line
+	Nice int
+	CPU  time.Duration // user and system time used so far
+}
+
+// Descendants lists the processes below p now (children, their children, …).
+func (p *Proc) Descendants() []Process {
+	var out []Process
+	for _, d := range descendants(p.cmd.Process.Pid) {
+		f := statFields(d.pid)
+		cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(d.pid), "cmdline"))
+		if f == nil || err != nil {
+			continue // gone meanwhile
+		}
+		nice, _ := strconv.Atoi(f[16])
+		utime, _ := strconv.ParseInt(f[11], 10, 64)
+		stime, _ := strconv.ParseInt(f[12], 10, 64)
+		const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
+		out = append(out, Process{Pid: d.pid, Args: strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00"),
+			Nice: nice, CPU: time.Duration(utime+stime) * tick})
+	}
+	return out
+}
+
+// Alive reports whether the process pid still runs (a zombie counts as gone).
+func (p Process) Alive() bool {
+	f := statFields(p.Pid)
+	return f != nil && f[0] != "Z"
+}

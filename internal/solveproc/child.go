@@ -1,0 +1,109 @@
+package solveproc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"sync"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// Serve is the loop of a child process: it reads solve requests from in,
+// one at a time, runs each with [Run] and writes its checkpoints and result
+// to out. A cancel frame stops the running solve as its context would. It
+// returns nil when in ends (the parent closed it, or died: the running
+// solve stops then too), and an error when a frame is malformed or out
+// fails.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registry, log *slog.Logger) error {
+	r, w := bufio.NewReaderSize(in, 64<<10), bufio.NewWriterSize(out, 64<<10)
+	type solve struct {
+		req header
+		lvl []byte
+		res []byte
+	}
+	var (
+		mu      sync.Mutex
+		running uint64 // seq of the running solve, 0 if none
+		stop    context.CancelFunc
+	)
+	solves := make(chan solve)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(solves)
+		for {
+			h, blobs, err := readFrame(r)
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				mu.Lock()
+				if stop != nil {
+					stop() // nobody will read the result
+				}
+				mu.Unlock()
+				readErr <- err
+				return
+			}
+			switch h.Op {
+			case opCancel:
+				mu.Lock()
+				if running == h.Seq && stop != nil {
+					stop()
+				}
+				mu.Unlock()
+			case opSolve:
+				if h.Request == nil {
+					readErr <- fmt.Errorf("solveproc: solve frame %d without a request", h.Seq)
+					return
+				}
+				solves <- solve{req: h, lvl: blob(blobs, 0), res: blob(blobs, 1)}
+			default:
+				readErr <- fmt.Errorf("solveproc: unknown frame %q", h.Op)
+				return
+			}
+		}
+	}()
+	for s := range solves {
+		req := *s.req.Request
+		req.Level, req.Resume = s.lvl, s.res
+		if len(req.Resume) == 0 {
+			req.Resume = nil // a frame does not tell nil from empty; no checkpoint is empty
+		}
+		sctx, cancel := context.WithCancel(ctx)
+		mu.Lock()
+		running, stop = s.req.Seq, cancel
+		mu.Unlock()
+		var werr error
+		checkpoint := func(b []byte) {
+			if werr == nil {
+				werr = writeFrame(w, header{Op: opCheckpoint, Seq: s.req.Seq}, b)
+			}
+		}
+		res, err := Run(sctx, reg, req, checkpoint, log.With(slog.Int64("job_id", req.JobID)))
+		mu.Lock()
+		running, stop = 0, nil
+		mu.Unlock()
+		cancel()
+		done := header{Op: opDone, Seq: s.req.Seq}
+		if err != nil {
+			done.Error, done.Class = err.Error(), classSearch
+			if errors.Is(err, ErrFinal) {
+				done.Class = classFinal
+			}
+		}
+		plan := res.Plan
+		res.Plan = nil
+		done.Result = &res
+		if werr == nil {
+			werr = writeFrame(w, done, plan)
+		}
+		if werr != nil {
+			return fmt.Errorf("solveproc: write to parent: %w", werr)
+		}
+	}
+	return <-readErr
+}

@@ -1,0 +1,288 @@
+package solveproc
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// PoolConfig configures a Pool.
+type PoolConfig struct {
+	// Command returns the command of a new child, not started: a process
+	// that runs Serve on its stdin and stdout (puzzled solve-child). The
+	// pool sets its stdin and stdout; stderr is the command's.
+	Command func() *exec.Cmd
+	// KillAfter is how long a child gets to answer a cancel before it is
+	// killed (default 5 s; the solvers stop within about 100 ms).
+	KillAfter time.Duration
+	Logger    *slog.Logger
+}
+
+// ErrNoChild: the pool could not start a child process. The caller may
+// run the solve in its own process instead.
+var ErrNoChild = errors.New("solveproc: no child process")
+
+// Pool runs solves in child processes, one solve per child at a time. It
+// keeps the children that finished a solve for the next ones, so a solve
+// costs two frames, not a process start. Children that die or stop
+// answering are replaced.
+type Pool struct {
+	cfg PoolConfig
+
+	mu     sync.Mutex
+	idle   []*child
+	all    map[*child]bool
+	closed bool
+}
+
+// NewPool returns a pool with no children yet; they start on demand.
+func NewPool(cfg PoolConfig) *Pool {
+	if cfg.KillAfter <= 0 {
+		cfg.KillAfter = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Pool{cfg: cfg, all: map[*child]bool{}}
+}
+
+// child is one child process.
+type child struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	w      *bufio.Writer
+	wmu    sync.Mutex // solve and cancel frames come from two goroutines
+	r      *bufio.Reader
+	exited chan struct{} // closed when the process has been waited for
+	err    error         // its exit, once exited is closed
+	seq    uint64
+}
+
+func (c *child) send(h header, blobs ...[]byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return writeFrame(c.w, h, blobs...)
+}
+
+func (c *child) alive() bool {
+	select {
+	case <-c.exited:
+		return false
+	default:
+		return true
+	}
+}
+
+// Solve runs req in a child process, as Run would in this one: same
+// result, same errors (ErrFinal included), checkpoints handed to
+// checkpoint as they come. When ctx ends the child is told to stop and
+// answers with the partial result; one that does not within KillAfter is
+// killed. A child that dies fails the solve with an error that is not
+// ErrFinal, so the job is retried. ErrNoChild: no child could be started.
+func (p *Pool) Solve(ctx context.Context, req Request, checkpoint func([]byte)) (solver.Result, error) {
+	c, err := p.get()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	c.seq++
+	seq := c.seq
+	if err := c.send(header{Op: opSolve, Seq: seq, Request: &req}, req.Level, req.Resume); err != nil {
+		p.discard(c)
+		return solver.Result{}, fmt.Errorf("solveproc: send to child %d: %w", c.cmd.Process.Pid, err)
+	}
+	var kill *time.Timer
+	watched := make(chan struct{})
+	stopWatch := context.AfterFunc(ctx, func() {
+		defer close(watched)
+		_ = c.send(header{Op: opCancel, Seq: seq}) // a dead child is noticed by the read
+		kill = time.AfterFunc(p.cfg.KillAfter, func() { _ = c.cmd.Process.Kill() })
+	})
+	res, err := p.await(c, seq, checkpoint)
+	if !stopWatch() {
+		// The cancel was sent or is being sent: wait until it is out, so
+		// that it never lands in the child's next solve (it would be
+		// ignored there anyway: it names this solve's seq).
+		<-watched
+		if !kill.Stop() {
+			p.discard(c) // killed, or being killed, as it answered
+			return res, err
+		}
+	}
+	if errors.Is(err, errChildLost) {
+		p.discard(c)
+		return res, err
+	}
+	p.put(c)
+	return res, err
+}
+
+// errChildLost: the child died or broke the protocol during a solve.
+var errChildLost = errors.New("solve process lost")
+
+// await reads c's frames until the result of solve seq.
+func (p *Pool) await(c *child, seq uint64, checkpoint func([]byte)) (solver.Result, error) {
+	for {
+		h, blobs, err := readFrame(c.r)
+		if err != nil {
+			return solver.Result{}, p.lost(c, err)
+		}
+		if h.Seq != seq {
+			return solver.Result{}, p.lost(c, fmt.Errorf("frame %q of solve %d during solve %d", h.Op, h.Seq, seq))
+		}
+		switch h.Op {
+		case opCheckpoint:
+			if checkpoint != nil {
+				checkpoint(blob(blobs, 0))
+			}
+		case opDone:
+			if h.Result == nil {
+				return solver.Result{}, p.lost(c, errors.New("done frame without a result"))
+			}
+			res := *h.Result
+			res.Plan = blob(blobs, 0)
+			switch h.Class {
+			case "":
+				return res, nil
+			case classFinal:
+				return res, fmt.Errorf("%w: %s", ErrFinal, trimFinal(h.Error))
+			default:
+				return res, fmt.Errorf("in solve process: %s", h.Error)
+			}
+		default:
+			return solver.Result{}, p.lost(c, fmt.Errorf("unexpected frame %q", h.Op))
+		}
+	}
+}
+
+// lost describes why a child failed a solve: its exit if it died.
+func (p *Pool) lost(c *child, err error) error {
+	_ = c.cmd.Process.Kill()
+	select {
+	case <-c.exited:
+		if c.err != nil {
+			err = fmt.Errorf("%w (%w)", err, c.err)
+		}
+	case <-time.After(time.Second):
+	}
+	return fmt.Errorf("%w: child %d: %w", errChildLost, c.cmd.Process.Pid, err)
+}
+
+// trimFinal drops the "permanent failure: " prefix that the child's
+// error carries, since the parent wraps ErrFinal again.
+func trimFinal(msg string) string {
+	prefix := ErrFinal.Error() + ": "
+	if len(msg) >= len(prefix) && msg[:len(prefix)] == prefix {
+		return msg[len(prefix):]
+	}
+	return msg
+}
+
+// get returns an idle live child, or starts one.
+func (p *Pool) get() (*child, error) {
+	p.mu.Lock()
+	for len(p.idle) > 0 {
+		c := p.idle[len(p.idle)-1]
+		p.idle = p.idle[:len(p.idle)-1]
+		if c.alive() {
+			p.mu.Unlock()
+			return c, nil
+		}
+		delete(p.all, c)
+	}
+	if p.closed {
+		p.mu.Unlock()
+		return nil, fmt.Errorf("%w: pool closed", ErrNoChild)
+	}
+	p.mu.Unlock()
+	c, err := p.start()
+	if err != nil {
+		return nil, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		_ = c.in.Close()
+		return nil, fmt.Errorf("%w: pool closed", ErrNoChild)
+	}
+	p.all[c] = true
+	return c, nil
+}
+
+func (p *Pool) start() (*child, error) {
+	cmd := p.cfg.Command()
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
+	}
+	c := &child{cmd: cmd, in: in, w: bufio.NewWriterSize(in, 64<<10), r: bufio.NewReaderSize(out, 64<<10),
+		exited: make(chan struct{})}
+	go func() {
+		c.err = cmd.Wait()
+		close(c.exited)
+	}()
+	p.cfg.Logger.Debug("solve process started", slog.Int("pid", cmd.Process.Pid))
+	return c, nil
+}
+
+func (p *Pool) put(c *child) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || !c.alive() {
+		_ = c.in.Close()
+		delete(p.all, c)
+		return
+	}
+	p.idle = append(p.idle, c)
+}
+
+func (p *Pool) discard(c *child) {
+	_ = c.cmd.Process.Kill()
+	_ = c.in.Close()
+	p.mu.Lock()
+	delete(p.all, c)
+	p.mu.Unlock()
+}
+
+// Close ends every child: idle ones at once (their stdin closes and they
+// exit), busy ones when their solve ends (the caller cancels those). It
+// waits up to timeout for them to exit, then kills what is left.
+func (p *Pool) Close(timeout time.Duration) {
+	p.mu.Lock()
+	p.closed = true
+	for _, c := range p.idle {
+		_ = c.in.Close()
+	}
+	p.idle = nil
+	all := make([]*child, 0, len(p.all))
+	for c := range p.all {
+		all = append(all, c)
+	}
+	p.mu.Unlock()
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	for _, c := range all {
+		select {
+		case <-c.exited:
+		case <-deadline.C:
+			for _, c := range all {
+				_ = c.cmd.Process.Kill()
+			}
+			<-c.exited
+		}
+	}
+}
