@@ -7,10 +7,16 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"sync"
+	"time"
 
 	"github.com/puzzled/puzzled/solver"
 )
+
+// freeAfter: a child returns its free memory to the system after a solve
+// that took this long; a collection costs about a millisecond then.
+const freeAfter = 100 * time.Millisecond
 
 // Serve is the loop of a child process: it reads solve requests from in,
 // one at a time, runs each with [Run] and writes its checkpoints and result
@@ -83,6 +89,7 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registr
 				werr = writeFrame(w, header{Op: opCheckpoint, Seq: s.req.Seq}, b)
 			}
 		}
+		start := time.Now()
 		res, err := Run(sctx, reg, req, checkpoint, log.With(slog.Int64("job_id", req.JobID)))
 		mu.Lock()
 		running, stop = 0, nil
@@ -103,6 +110,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registr
 		}
 		if werr != nil {
 			return fmt.Errorf("solveproc: write to parent: %w", werr)
+		}
+		if time.Since(start) >= freeAfter {
+			// A long search leaves a large heap (sheep's dead-state table
+			// is up to 224 MB) that is garbage now; the next collection
+			// would come only once the heap doubles from its peak, so an
+			// idle child would hold it. Give it back to the system.
+			debug.FreeOSMemory()
 		}
 	}
 	return <-readErr
