@@ -8,7 +8,8 @@ import (
 )
 
 // treeCPU returns the CPU time (user+system) used so far by this process
-// and each of its descendants, summed by command name. It reads /proc, so
+// and each of its descendants, summed by command name; a process's ended
+// children count under its name. It reads /proc, so
 // it works on Linux only; the bench uses it to show where each job's CPU
 // goes, a figure that a busy machine disturbs far less than throughput.
 func treeCPU() map[string]time.Duration {
@@ -38,9 +39,14 @@ func treeCPU() map[string]time.Duration {
 			continue
 		}
 		ppid, _ := strconv.Atoi(string(f[1]))
-		utime, _ := strconv.ParseInt(string(f[11]), 10, 64)
-		stime, _ := strconv.ParseInt(string(f[12]), 10, 64)
-		procs[pid] = proc{comm: string(b[open+1 : end]), ppid: ppid, ticks: utime + stime}
+		// utime, stime, and cutime, cstime: the time of its children that
+		// ended and were waited for (solve processes, PostgreSQL backends).
+		var ticks int64
+		for _, i := range []int{11, 12, 13, 14} {
+			v, _ := strconv.ParseInt(string(f[i]), 10, 64)
+			ticks += v
+		}
+		procs[pid] = proc{comm: string(b[open+1 : end]), ppid: ppid, ticks: ticks}
 	}
 	self := os.Getpid()
 	inTree := func(pid int) bool {

@@ -40,6 +40,9 @@ func runSolveChild(_ context.Context, args []string) error {
 	if err := solveproc.SetNice(*nice); err != nil {
 		return err
 	}
+	if err := solveproc.NameThreads("puzzled-solve"); err != nil {
+		logger.Warn("solve process keeps its name", slog.Any("error", err))
+	}
 	return solveproc.Serve(context.Background(), os.Stdin, os.Stdout, kinds.Registry(), logger)
 }
 

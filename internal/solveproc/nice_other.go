@@ -12,3 +12,7 @@ func SetNice(n int) error {
 	}
 	return nil
 }
+
+// NameThreads does nothing outside Linux, where the child keeps the name
+// of its executable.
+func NameThreads(string) error { return nil }
