@@ -88,15 +88,9 @@ func (c *child) alive() bool {
 // killed. A child that dies fails the solve with an error that is not
 // ErrFinal, so the job is retried. ErrNoChild: no child could be started.
 func (p *Pool) Solve(ctx context.Context, req Request, checkpoint func([]byte)) (solver.Result, error) {
-	c, err := p.get()
+	c, seq, err := p.begin(req)
 	if err != nil {
 		return solver.Result{}, err
-	}
-	c.seq++
-	seq := c.seq
-	if err := c.send(header{Op: opSolve, Seq: seq, Request: &req}, req.Level, req.Resume); err != nil {
-		p.discard(c)
-		return solver.Result{}, fmt.Errorf("solveproc: send to child %d: %w", c.cmd.Process.Pid, err)
 	}
 	var kill *time.Timer
 	watched := make(chan struct{})
@@ -122,6 +116,25 @@ func (p *Pool) Solve(ctx context.Context, req Request, checkpoint func([]byte)) 
 	}
 	p.put(c)
 	return res, err
+}
+
+// begin sends req to a child. An idle child that died since its last
+// solve (its pipe is broken) is replaced once.
+func (p *Pool) begin(req Request) (c *child, seq uint64, err error) {
+	for try := 0; ; try++ {
+		if c, err = p.get(); err != nil {
+			return nil, 0, err
+		}
+		c.seq++
+		err = c.send(header{Op: opSolve, Seq: c.seq, Request: &req}, req.Level, req.Resume)
+		if err == nil {
+			return c, c.seq, nil
+		}
+		p.discard(c)
+		if try == 1 {
+			return nil, 0, fmt.Errorf("solveproc: send to child %d: %w", c.cmd.Process.Pid, err)
+		}
+	}
 }
 
 // errChildLost: the child died or broke the protocol during a solve.

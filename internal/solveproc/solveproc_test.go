@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -216,8 +217,18 @@ func TestPoolErrors(t *testing.T) {
 	if err != nil || res.Verdict != solver.Solved {
 		t.Fatalf("solve after a child died: %+v, %v", res, err)
 	}
-	if after := p.pids(); len(before) != 1 || len(after) != 1 || before[0] == after[0] {
+	after := p.pids()
+	if len(before) != 1 || len(after) != 1 || before[0] == after[0] {
 		t.Fatalf("children %v then %v: want the dead one replaced", before, after)
+	}
+
+	// An idle child killed from outside (the OOM killer) is replaced too.
+	if err := syscall.Kill(after[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	res, err = p.Solve(ctx, Request{Kind: "spin", Level: []byte(`{"n":100}`)}, nil)
+	if err != nil || res.Verdict != solver.Solved {
+		t.Fatalf("solve after an idle child was killed: %+v, %v", res, err)
 	}
 }
 
