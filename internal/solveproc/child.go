@@ -83,7 +83,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registr
 		mu.Lock()
 		running, stop = s.req.Seq, cancel
 		mu.Unlock()
-		var werr error
+		// The parent retries a solve whose child died before this frame.
+		werr := writeFrame(w, header{Op: opStarted, Seq: s.req.Seq})
 		checkpoint := func(b []byte) {
 			if werr == nil {
 				werr = writeFrame(w, header{Op: opCheckpoint, Seq: s.req.Seq}, b)

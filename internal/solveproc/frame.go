@@ -19,7 +19,8 @@ import (
 //	len(header) header count { len(blob) blob }
 //
 // Parent to child: "solve" (blobs: level, resume) and "cancel". Child to
-// parent: "checkpoint" (blob: the checkpoint) and "done" (blob: the plan).
+// parent: "started" (the solve frame was read whole), "checkpoint" (blob:
+// the checkpoint) and "done" (blob: the plan).
 type header struct {
 	Op  string `json:"op"`
 	Seq uint64 `json:"seq"` // the solve a frame belongs to
@@ -35,6 +36,7 @@ type header struct {
 const (
 	opSolve      = "solve"
 	opCancel     = "cancel"
+	opStarted    = "started"
 	opCheckpoint = "checkpoint"
 	opDone       = "done"
 

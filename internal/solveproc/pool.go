@@ -88,6 +88,22 @@ func (c *child) alive() bool {
 // killed. A child that dies fails the solve with an error that is not
 // ErrFinal, so the job is retried. ErrNoChild: no child could be started.
 func (p *Pool) Solve(ctx context.Context, req Request, checkpoint func([]byte)) (solver.Result, error) {
+	for try := 0; ; try++ {
+		res, err := p.solveOnce(ctx, req, checkpoint)
+		if !errors.Is(err, errNotStarted) {
+			return res, err
+		}
+		if try == 1 {
+			return res, err
+		}
+		// The child died before it read the request (an idle child
+		// killed from outside): nothing ran, so another child may try.
+		p.cfg.Logger.Warn("solve process died before it started a solve; trying another", slog.Any("error", err))
+	}
+}
+
+// solveOnce is Solve with one child.
+func (p *Pool) solveOnce(ctx context.Context, req Request, checkpoint func([]byte)) (solver.Result, error) {
 	c, seq, err := p.begin(req)
 	if err != nil {
 		return solver.Result{}, err
@@ -137,20 +153,30 @@ func (p *Pool) begin(req Request) (c *child, seq uint64, err error) {
 	}
 }
 
-// errChildLost: the child died or broke the protocol during a solve.
-var errChildLost = errors.New("solve process lost")
+var (
+	// errChildLost: the child died or broke the protocol during a solve.
+	errChildLost = errors.New("solve process lost")
+	// errNotStarted: it died before it had read the solve's request.
+	errNotStarted = errors.New("before the solve started")
+)
 
 // await reads c's frames until the result of solve seq.
 func (p *Pool) await(c *child, seq uint64, checkpoint func([]byte)) (solver.Result, error) {
+	started := false
 	for {
 		h, blobs, err := readFrame(c.r)
 		if err != nil {
+			if !started {
+				err = fmt.Errorf("%w: %w", errNotStarted, err)
+			}
 			return solver.Result{}, p.lost(c, err)
 		}
 		if h.Seq != seq {
 			return solver.Result{}, p.lost(c, fmt.Errorf("frame %q of solve %d during solve %d", h.Op, h.Seq, seq))
 		}
 		switch h.Op {
+		case opStarted:
+			started = true
 		case opCheckpoint:
 			if checkpoint != nil {
 				checkpoint(blob(blobs, 0))
