@@ -310,45 +310,6 @@ func threadNice(t *testing.T, pid int, tid string) int {
 	return n
 }
 
-// TestChildGivesMemoryBack: after a search that held a large heap for a
-// while, an idle child does not keep it.
-func TestChildGivesMemoryBack(t *testing.T) {
-	p := newPool(t, time.Minute)
-	if _, err := p.Solve(context.Background(), Request{Kind: "hog", Level: []byte(`{"n":300}`)}, nil); err != nil {
-		t.Fatal(err)
-	}
-	pid := p.pids()[0]
-	// The child frees after it has answered: give it a few seconds.
-	rss := childRSS(t, pid)
-	for deadline := time.Now().Add(5 * time.Second); rss > 100<<20 && time.Now().Before(deadline); rss = childRSS(t, pid) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if rss > 100<<20 {
-		t.Fatalf("idle child holds %d MB 5 s after a search that held 300 MB", rss>>20)
-	}
-	t.Logf("idle child: %d MB resident", rss>>20)
-}
-
-// childRSS reads VmRSS of /proc/pid/status.
-func childRSS(t *testing.T, pid int) int64 {
-	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" {
-			kb, err := strconv.ParseInt(f[1], 10, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return kb << 10
-		}
-	}
-	t.Fatal("no VmRSS")
-	return 0
-}
-
 // FuzzReadFrame: any bytes either fail to read or give a frame that
 // writes back and reads again to the same frame; nothing panics.
 func FuzzReadFrame(f *testing.F) {
