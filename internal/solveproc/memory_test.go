@@ -53,4 +53,3 @@ func childRSS(t *testing.T, pid int) int64 {
 	t.Fatal("no VmRSS")
 	return 0
 }
-
