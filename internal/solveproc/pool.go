@@ -88,25 +88,27 @@ func (c *child) alive() bool {
 // killed. A child that dies fails the solve with an error that is not
 // ErrFinal, so the job is retried. ErrNoChild: no child could be started.
 func (p *Pool) Solve(ctx context.Context, req Request, checkpoint func([]byte)) (solver.Result, error) {
-	for try := 0; ; try++ {
-		res, err := p.solveOnce(ctx, req, checkpoint)
-		if !errors.Is(err, errNotStarted) {
-			return res, err
-		}
-		if try == 1 {
-			return res, err
-		}
+	res, err := p.solveOnce(ctx, req, checkpoint)
+	if errors.Is(err, errNotStarted) && ctx.Err() == nil {
 		// The child died before it read the request (an idle child
 		// killed from outside): nothing ran, so another child may try.
 		p.cfg.Logger.Warn("solve process died before it started a solve; trying another", slog.Any("error", err))
+		res, err = p.solveOnce(ctx, req, checkpoint)
 	}
+	return res, err
 }
 
 // solveOnce is Solve with one child.
 func (p *Pool) solveOnce(ctx context.Context, req Request, checkpoint func([]byte)) (solver.Result, error) {
-	c, seq, err := p.begin(req)
+	c, err := p.get()
 	if err != nil {
 		return solver.Result{}, err
+	}
+	c.seq++
+	seq := c.seq
+	if err := c.send(header{Op: opSolve, Seq: seq, Request: &req}, req.Level, req.Resume); err != nil {
+		p.discard(c)
+		return solver.Result{}, fmt.Errorf("%w: child %d: %w: %w", errChildLost, c.cmd.Process.Pid, errNotStarted, err)
 	}
 	var kill *time.Timer
 	watched := make(chan struct{})
@@ -132,25 +134,6 @@ func (p *Pool) solveOnce(ctx context.Context, req Request, checkpoint func([]byt
 	}
 	p.put(c)
 	return res, err
-}
-
-// begin sends req to a child. An idle child that died since its last
-// solve (its pipe is broken) is replaced once.
-func (p *Pool) begin(req Request) (c *child, seq uint64, err error) {
-	for try := 0; ; try++ {
-		if c, err = p.get(); err != nil {
-			return nil, 0, err
-		}
-		c.seq++
-		err = c.send(header{Op: opSolve, Seq: c.seq, Request: &req}, req.Level, req.Resume)
-		if err == nil {
-			return c, c.seq, nil
-		}
-		p.discard(c)
-		if try == 1 {
-			return nil, 0, fmt.Errorf("solveproc: send to child %d: %w", c.cmd.Process.Pid, err)
-		}
-	}
 }
 
 var (
