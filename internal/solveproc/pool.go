@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"os/exec"
 	"sync"
 	"time"
@@ -58,6 +59,7 @@ func NewPool(cfg PoolConfig) *Pool {
 type child struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
+	out    *os.File // its stdout, read through r
 	w      *bufio.Writer
 	wmu    sync.Mutex // solve and cancel frames come from two goroutines
 	r      *bufio.Reader
@@ -70,6 +72,13 @@ func (c *child) send(h header, blobs ...[]byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
 	return writeFrame(c.w, h, blobs...)
+}
+
+// drop closes the pipes of a child the pool no longer uses; with its
+// stdin closed it exits.
+func (c *child) drop() {
+	_ = c.in.Close()
+	_ = c.out.Close()
 }
 
 func (c *child) alive() bool {
@@ -217,6 +226,7 @@ func (p *Pool) get() (*child, error) {
 			p.mu.Unlock()
 			return c, nil
 		}
+		c.drop()
 		delete(p.all, c)
 	}
 	if p.closed {
@@ -231,7 +241,7 @@ func (p *Pool) get() (*child, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		_ = c.in.Close()
+		c.drop()
 		return nil, fmt.Errorf("%w: pool closed", ErrNoChild)
 	}
 	p.all[c] = true
@@ -244,14 +254,21 @@ func (p *Pool) start() (*child, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
 	}
-	out, err := cmd.StdoutPipe()
+	// Not StdoutPipe: Wait closes that pipe as soon as the child exits,
+	// and the read of its last frames could fail with "file already
+	// closed" instead of reading them, then EOF.
+	out, w, err := os.Pipe()
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
 	}
-	if err := cmd.Start(); err != nil {
+	cmd.Stdout = w
+	err = cmd.Start()
+	w.Close() // the child has its copy
+	if err != nil {
+		out.Close()
 		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
 	}
-	c := &child{cmd: cmd, in: in, w: bufio.NewWriterSize(in, 64<<10), r: bufio.NewReaderSize(out, 64<<10),
+	c := &child{cmd: cmd, in: in, out: out, w: bufio.NewWriterSize(in, 64<<10), r: bufio.NewReaderSize(out, 64<<10),
 		exited: make(chan struct{})}
 	go func() {
 		c.err = cmd.Wait()
@@ -265,7 +282,7 @@ func (p *Pool) put(c *child) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed || !c.alive() {
-		_ = c.in.Close()
+		c.drop()
 		delete(p.all, c)
 		return
 	}
@@ -274,7 +291,7 @@ func (p *Pool) put(c *child) {
 
 func (p *Pool) discard(c *child) {
 	_ = c.cmd.Process.Kill()
-	_ = c.in.Close()
+	c.drop()
 	p.mu.Lock()
 	delete(p.all, c)
 	p.mu.Unlock()
@@ -287,7 +304,7 @@ func (p *Pool) Close(timeout time.Duration) {
 	p.mu.Lock()
 	p.closed = true
 	for _, c := range p.idle {
-		_ = c.in.Close()
+		c.drop()
 	}
 	p.idle = nil
 	all := make([]*child, 0, len(p.all))
