@@ -183,7 +183,7 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64, o Owner) (map[int64]
 		WITH j AS (
 			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
 				worker_id = $2
-			WHERE id = ANY ($1) AND state IN `+liveStates+` AND `+ownerGone("$2", "$3::interval")+`
+			WHERE id = ANY ($1) AND `+stillLive+` AND `+ownerGone("$2", "$3::interval")+`
 			RETURNING id, kind, level_hash, max_nodes, max_ms, difficulty_playouts, attempts, max_attempts,
 				coalesce(error, '') AS error
 		)
@@ -215,7 +215,7 @@ func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, 
 		WITH j AS (
 			UPDATE jobs SET worker_id = $4
 			WHERE batch_id = $1 AND seq >= $2 AND seq < $3
-				AND state IN `+liveStates+` AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
+				AND `+stillLive+` AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
 			RETURNING id, seq, kind, level_hash, max_nodes, max_ms, difficulty_playouts, attempts, max_attempts, error
 		)
 		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.difficulty_playouts, j.attempts + 1, j.max_attempts, c.blob, c.seq,
@@ -252,7 +252,7 @@ func collectRunnable(rows pgx.Rows) ([]RunnableJob, error) {
 // running and a crash during its search counts against it.
 func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
-		started_at = coalesce(started_at, now()) WHERE id = $1 AND state = 'queued'`, id)
+		started_at = coalesce(started_at, now()) WHERE id = $1 AND `+stateIs(wire.Queued), id)
 	if err != nil {
 		return fmt.Errorf("store: mark job %d running: %w", id, err)
 	}
@@ -264,7 +264,7 @@ func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 // The bundle's worker lets go of them.
 func (s *Store) MakeSolo(ctx context.Context, ids []int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL
-		WHERE id = ANY ($1) AND state IN `+liveStates, ids)
+		WHERE id = ANY ($1) AND `+stillLive, ids)
 	if err != nil {
 		return fmt.Errorf("store: make jobs solo: %w", err)
 	}
@@ -303,42 +303,7 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 		plans[i], details[i], stats[i] = textOrNil(a.plan), textOrNil(a.details), string(a.stats)
 		elapsed[i], difficulty[i] = f.Result.Stats.ElapsedMS, difficultyArg(f.Result)
 	}
-	rows, err := s.pool.Query(ctx, `
-		WITH i AS (
-			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bool[], $6::text[],
-				$7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
-				AS i (id, version, verdict, value, optimal, proof, plan, details, stats, elapsed_ms, difficulty)
-		), j AS (
-			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL, verdict = i.verdict,
-				attempts = CASE WHEN jobs.state = 'queued' THEN jobs.attempts + 1 ELSE jobs.attempts END,
-				started_at = coalesce(jobs.started_at, now() - i.elapsed_ms * interval '1 millisecond')
-			FROM i WHERE jobs.id = i.id AND jobs.state IN `+liveStates+`
-			RETURNING jobs.id, jobs.level_hash
-		), r AS (
-			`+insertResults+`
-			SELECT j.id, j.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
-				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
-			FROM j JOIN i ON i.id = j.id
-			ON CONFLICT (job_id) DO NOTHING
-		), d AS (
-			UPDATE jobs SET dup_of = NULL,
-				state = CASE WHEN i.verdict IN `+definitiveVerdicts+` THEN 'done'::job_state ELSE jobs.state END,
-				cached = i.verdict IN `+definitiveVerdicts+`,
-				verdict = CASE WHEN i.verdict IN `+definitiveVerdicts+` THEN i.verdict END,
-				finished_at = CASE WHEN i.verdict IN `+definitiveVerdicts+` THEN now() END,
-				solo = true -- released to run: its bundle may be gone
-			FROM i JOIN j ON j.id = i.id
-			WHERE jobs.dup_of = i.id AND jobs.state = 'queued'
-			RETURNING jobs.id, jobs.level_hash, i.id AS src
-		), dr AS (
-			`+insertResults+`
-			SELECT d.id, d.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
-				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
-			FROM d JOIN i ON i.id = d.src
-			WHERE i.verdict IN `+definitiveVerdicts+`
-			ON CONFLICT (job_id) DO NOTHING
-		)
-		SELECT id FROM j`, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed, difficulty)
+	rows, err := s.pool.Query(ctx, finishJobsSQL, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed, difficulty)
 	if err != nil {
 		return nil, fmt.Errorf("store: finish jobs: %w", err)
 	}
@@ -352,6 +317,47 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, er
 	}
 	return stored, nil
 }
+
+// finishJobsSQL is FinishJobs' statement; its parameters are the columns
+// of the finishes, as arrays.
+const finishJobsSQL = `
+		WITH i AS (
+			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bool[], $6::text[],
+				$7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
+				AS i (id, version, verdict, value, optimal, proof, plan, details, stats, elapsed_ms, difficulty)
+		), j AS (
+			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL, verdict = i.verdict,
+				attempts = CASE WHEN jobs.state = 'queued' THEN jobs.attempts + 1 ELSE jobs.attempts END,
+				started_at = coalesce(jobs.started_at, now() - i.elapsed_ms * interval '1 millisecond')
+			FROM i WHERE jobs.id = i.id AND ` + stillLive + `
+			RETURNING jobs.id, jobs.level_hash
+		), r AS (
+			` + insertResults + `
+			SELECT j.id, j.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
+				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
+			FROM j JOIN i ON i.id = j.id
+			ON CONFLICT (job_id) DO NOTHING
+		), d AS (
+			UPDATE jobs SET dup_of = NULL,
+				state = CASE WHEN i.verdict IN ` + definitiveVerdicts + ` THEN 'done'::job_state ELSE jobs.state END,
+				cached = i.verdict IN ` + definitiveVerdicts + `,
+				verdict = CASE WHEN i.verdict IN ` + definitiveVerdicts + ` THEN i.verdict END,
+				finished_at = CASE WHEN i.verdict IN ` + definitiveVerdicts + ` THEN now() END,
+				solo = true -- released to run: its bundle may be gone
+			FROM i JOIN j ON j.id = i.id
+			-- Found through jobs_dup_of by the ids of this call, the state
+			-- only a filter (see stillLive).
+			WHERE jobs.dup_of = i.id AND jobs.dup_of = ANY($1::bigint[]) AND (jobs.state = 'queued') IS TRUE
+			RETURNING jobs.id, jobs.level_hash, i.id AS src
+		), dr AS (
+			` + insertResults + `
+			SELECT d.id, d.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
+				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
+			FROM d JOIN i ON i.id = d.src
+			WHERE i.verdict IN ` + definitiveVerdicts + `
+			ON CONFLICT (job_id) DO NOTHING
+		)
+		SELECT id FROM j`
 
 func textOrNil(b []byte) *string {
 	if b == nil {
@@ -371,7 +377,7 @@ func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) e
 			UPDATE jobs SET error = $2, worker_id = NULL,
 				state = CASE WHEN $3 THEN 'failed'::job_state ELSE state END,
 				finished_at = CASE WHEN $3 THEN now() END
-			WHERE id = $1 AND state IN `+liveStates+`
+			WHERE id = $1 AND `+stillLive+`
 			RETURNING id
 		)
 		UPDATE jobs SET dup_of = NULL WHERE $3 AND dup_of IN (SELECT id FROM j)`, id, msg, final)
@@ -388,7 +394,7 @@ func (s *Store) CancelJob(ctx context.Context, id int64) (wire.JobState, error) 
 	err := s.pool.QueryRow(ctx, `
 		WITH j AS (
 			UPDATE jobs SET state = 'canceled', finished_at = now()
-			WHERE id = $1 AND state IN `+liveStates+`
+			WHERE id = $1 AND `+stillLive+`
 			RETURNING id
 		), d AS (
 			UPDATE jobs SET dup_of = NULL WHERE dup_of IN (SELECT id FROM j)
@@ -424,7 +430,7 @@ func (s *Store) JobState(ctx context.Context, id int64) (wire.JobState, error) {
 func (s *Store) RequeueJob(ctx context.Context, id int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL,
 			worker_id = NULL, recoveries = recoveries + 1
-		WHERE id = $1 AND state = 'running'`, id)
+		WHERE id = $1 AND `+stateIs(wire.Running), id)
 	if err != nil {
 		return fmt.Errorf("store: requeue job %d: %w", id, err)
 	}

@@ -78,6 +78,9 @@ type bundleRun struct {
 	// gone: jobs sent solo, no longer held by the bundle (this worker may
 	// be running one of them in its own task already).
 	gone map[int64]bool
+	// toChildren: a job ran past InProcessSlice, so the rest of the
+	// bundle's searches go to solve processes at once.
+	toChildren bool
 }
 
 // releaseHeld lets go of the jobs the bundle still holds, at its end.
@@ -163,7 +166,8 @@ func (b *bundleRun) runJob(ctx context.Context, job store.RunnableJob) (more boo
 		return true, b.sendSolo(ctx, []int64{job.ID})
 	}
 	rest := jobIDs(b.jobs[b.next:])
-	a := b.w.run(ctx, log, job, func() bool { return b.turnSlow(ctx, log, job.ID, rest) })
+	a := b.w.run(ctx, log, job, func() bool { return b.turnSlow(ctx, log, job.ID, rest) }, !b.toChildren)
+	b.toChildren = b.toChildren || a.moved
 	act, err := b.w.settle(ctx, log, a, true)
 	switch {
 	case err != nil:

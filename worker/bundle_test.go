@@ -281,10 +281,11 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 }
 
 // TestSearchesMoveToSolveProcesses: with a pool of solve processes, the
-// jobs of a bundle that finish within SlowAfter are solved in the worker
-// process; a slow one moves to a solve process (its search starts over
-// there) and the rest of its bundle, sent solo, is solved in solve
-// processes; an interactive job is solved in the worker process.
+// jobs of a bundle are solved in the worker process while they finish
+// within InProcessSlice; the first that does not starts over in a solve
+// process, and so do the bundle's later jobs, however quick (the bundle
+// stays one, none goes solo); an interactive job is solved in the worker
+// process.
 func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -296,8 +297,8 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	}})
 	t.Cleanup(func() { e.pool.Close(10 * time.Second) })
 	ms := make([]int64, 8)
-	const slow = 3
-	ms[slow] = 600
+	const long = 3
+	ms[long] = 50 // past InProcessSlice, well within SlowAfter
 	id := e.batch(t, ms, -1)
 	e.startWorker(t, 2)
 	rows := e.waitBatch(t, id, 30*time.Second)
@@ -306,8 +307,11 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	self := os.Getpid()
 	pids := e.solvedBy(t, `j.batch_id = $1 ORDER BY j.seq`, id)
 	for seq, pid := range pids {
-		if inWorker := seq < slow; (pid == self) != inWorker {
+		if inWorker := seq < long; (pid == self) != inWorker {
 			t.Errorf("job seq %d solved by pid %d (the worker is %d); want in the worker: %v", seq, pid, self, inWorker)
+		}
+		if rows[seq].Solo {
+			t.Errorf("job seq %d went solo", seq)
 		}
 	}
 

@@ -240,7 +240,7 @@ func (w *Worker) handleJob(ctx context.Context, id int64) error {
 	if job.Attempts > job.MaxAttempts {
 		return w.giveUp(ctx, log, job)
 	}
-	a := w.run(ctx, log, job, nil)
+	a := w.run(ctx, log, job, nil, false)
 	act, err := w.settle(ctx, log, a, false)
 	if err != nil {
 		return errors.Join(a.err, err)
@@ -284,7 +284,19 @@ type attempt struct {
 	// slow: the job ran past SlowAfter inside a bundle, was marked running
 	// and the rest of its bundle was sent solo (see bundle.go).
 	slow bool
+	// moved: the job's search ran past InProcessSlice in this process and
+	// started over in a solve process.
+	moved bool
 }
+
+// InProcessSlice is how long a bundle's job may search in the worker
+// process before it starts over in a solve process (when the worker has
+// them); the bundle's later jobs then go to solve processes at once. Most
+// jobs of a bundle take microseconds, less than the round trip to a child
+// (about 40 µs of CPU: end-to-end throughput of tiny levels fell by a
+// quarter when every job went to a child), so they stay here; a bundle of
+// real searches costs this process at most one slice of nice-0 CPU.
+const InProcessSlice = 5 * time.Millisecond
 
 var (
 	errCanceled = errors.New("job canceled")
@@ -296,15 +308,16 @@ var (
 	// errFinal marks failures that a retry cannot fix (bad stored level,
 	// a plan that fails replay): the job fails at once.
 	errFinal = solveproc.ErrFinal
-	// errMoveToChild stops the search of a bundle's job that turned slow
-	// in the worker process, to go on in a child process (see run).
+	// errMoveToChild stops the search of a bundle's job that ran past
+	// InProcessSlice in the worker process, to go on in a child (see run).
 	errMoveToChild = errors.New("slow: search moves to a solve process")
 )
 
 // run solves one job and verifies the result. A bundle passes onSlow, which
 // the job's watcher calls once the search has run for SlowAfter (see
-// bundle.go); a solo job nil.
-func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJob, onSlow func() bool) (a attempt) {
+// bundle.go), and here: whether the job may start in this process even
+// when it is bulk work (see InProcessSlice); a solo job nil and false.
+func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJob, onSlow func() bool, here bool) (a attempt) {
 	a.job = job
 	w.solving.Add(1)
 	defer w.solving.Add(-1)
@@ -313,13 +326,10 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		a.err = fmt.Errorf("%w: kind %q is not registered in this worker", errFinal, job.Kind)
 		return a
 	}
-	// Bulk searches run in a child process when the worker has a pool. A
-	// bundle's jobs mostly take microseconds, less than the round trip to
-	// a child, so they start here and move to a child when they turn slow
-	// (the search starts over there: at most SlowAfter lost, once per
-	// bundle, since the rest of the bundle goes solo then).
+	// Bulk searches run in a child process when the worker has a pool,
+	// except a bundle's jobs while they stay within InProcessSlice.
 	inChild := w.cfg.Processes != nil && !isInteractive(ctx)
-	startHere := inChild && onSlow != nil
+	startHere := inChild && here
 
 	// The search does not stop on the task's context alone: asynq cancels it
 	// on POST …/cancel through Redis pub/sub, which ignores the DB index, so
@@ -332,12 +342,8 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		var moveOut context.CancelCauseFunc
 		hereCtx, moveOut = context.WithCancelCause(solveCtx)
 		defer moveOut(nil)
-		slow := onSlow
-		onSlow = func() bool {
-			marked := slow()
-			moveOut(errMoveToChild)
-			return marked
-		}
+		slice := time.AfterFunc(InProcessSlice, func() { moveOut(errMoveToChild) })
+		defer slice.Stop()
 	}
 	watched := make(chan bool, 1)
 	go func() { watched <- w.watch(solveCtx, ctx, cancel, job.ID, onSlow) }()
@@ -372,7 +378,8 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 	} else {
 		res, err = solveproc.Run(hereCtx, w.cfg.Registry, req, checkpoint, log)
 		if err != nil && !errors.Is(err, errFinal) && errors.Is(context.Cause(hereCtx), errMoveToChild) && solveCtx.Err() == nil {
-			log.Debug("slow job of a bundle: its search moves to a solve process")
+			log.Debug("job of a bundle past the in-process slice: its search starts over in a solve process")
+			a.moved = true
 			res, err = w.solveInChild(solveCtx, log, req, checkpoint)
 		}
 	}

@@ -89,19 +89,20 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	if *latency == 0 {
 		return nil
 	}
+	salt := time.Now().UnixNano() % 1_000_000_007
 	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
 	if err != nil {
 		return err
 	}
 	defer wst.Close()
 	cfg.interactive = 0
-	base, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 0) })
+	base, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 0, salt) })
 	if err != nil {
 		return err
 	}
 	printLatency("idle, no reserved slot (asynq 50 ms poll)", base, nil, "")
 	cfg.interactive = *slots
-	idle, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 1) })
+	idle, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 1, salt) })
 	if err != nil {
 		return err
 	}
@@ -116,8 +117,8 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		c2 := cfg
 		c2.bulkNice = nice
 		busy, err := withWorker(ctx, c2, wst, qc, logger, func() ([]time.Duration, error) {
-			return benchBusy(ctx, c, c2.concurrency, *bulk, *bulkMS, uint64(phase), func() ([]time.Duration, error) {
-				return benchLatency(ctx, c, *latency, phase)
+			return benchBusy(ctx, c, c2.concurrency, *bulk, *bulkMS, uint64(salt), uint64(phase), func() ([]time.Duration, error) {
+				return benchLatency(ctx, c, *latency, phase, salt)
 			})
 		})
 		if err != nil {
@@ -257,7 +258,7 @@ func benchLists(ctx context.Context, c *client.Client, st *store.Store, n int) e
 // benchLatency submits n trivial interactive levels one after another and
 // returns, for each, the time from POST /v1/jobs to the long-poll's answer
 // with the job done.
-func benchLatency(ctx context.Context, c *client.Client, n int, phase int) ([]time.Duration, error) {
+func benchLatency(ctx context.Context, c *client.Client, n int, phase int, salt int64) ([]time.Duration, error) {
 	out := make([]time.Duration, 0, n)
 	var post, queued, solve, notify []time.Duration
 	defer func() {
@@ -267,8 +268,9 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int) ([]ti
 		}
 	}()
 	for i := range n {
-		// A new level each time: a cached result would complete at once.
-		lvl := json.RawMessage(fmt.Sprintf(`{"kind":%q,"values":[%d,%d,1,2]}`, twoends.Name, phase, 1000+i))
+		// A new level each time, in every run (salt): a cached result
+		// would complete at once.
+		lvl := json.RawMessage(fmt.Sprintf(`{"kind":%q,"values":[%d,%d,%d,1,2]}`, twoends.Name, salt, phase, 1000+i))
 		t0 := time.Now()
 		j, err := c.CreateJob(ctx, lvl, client.JobOptions{})
 		if err != nil {
@@ -296,8 +298,8 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int) ([]ti
 
 // benchBusy submits a bulk batch of slow columns levels, waits until every
 // bulk slot runs one, and measures while they keep running.
-func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int64, seed uint64, measure func() ([]time.Duration, error)) ([]time.Duration, error) {
-	r := rand.New(rand.NewPCG(7, seed)) // another seed per phase: no bulk result of an earlier phase is reused
+func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int64, salt, phase uint64, measure func() ([]time.Duration, error)) ([]time.Duration, error) {
+	r := rand.New(rand.NewPCG(salt, phase)) // other levels per run and phase: no bulk result of an earlier one is reused
 	levels := make([]json.RawMessage, n)
 	for i := range levels {
 		lvl, err := columns.Generate(r, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,

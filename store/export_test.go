@@ -1,0 +1,12 @@
+package store
+
+import "github.com/puzzled/puzzled/api/wire"
+
+// For TestKeyedWritesReadOnlyTheirJobs: FinishJobs' statement, and the
+// conditions the other keyed writes use.
+const (
+	FinishJobsSQL = finishJobsSQL
+	StillLive     = stillLive
+)
+
+var StateRunning = stateIs(wire.Running)
