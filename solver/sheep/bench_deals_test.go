@@ -47,7 +47,7 @@ func benchDeals() int {
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
 // SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node budget
-// instead), with sheep/5 and with sheep/2
+// instead), with sheep/6 and with sheep/2
 // (the same code without projection proofs, tray-pressure bound and beams) on
 // the same deals, in the same
 // run. Besides the verdict counts it reports proven-unsolvable deals by
@@ -71,7 +71,7 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep5", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep6", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally

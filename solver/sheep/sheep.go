@@ -65,7 +65,7 @@
 // tray-pressure bound, pressure.go); the unlimited pass also skips
 // clicks that only reorder clicks already tried (sleep sets, sleep.go).
 // Any pass may win; any pass that exhausts the start proves the level
-// unsolvable. Checkpoints (payload version 5) hold the pass,
+// unsolvable. Checkpoints (payload version 6) hold the pass,
 // the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
 // limited pass (so a resumed run stops the pass where an uninterrupted
@@ -110,7 +110,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/5" }
+func (kind) Version() string { return "sheep/6" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
