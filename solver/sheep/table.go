@@ -165,6 +165,9 @@ func (t *deadTable) reserve(n int) {
 		size *= 2
 	}
 	t.slots = make([]uint64, size)
+	t.keys = make([]uint64, 0, n*t.w)
+	t.hashs = make([]uint64, 0, n)
+	t.work = make([]uint32, 0, n)
 }
 
 func (t *deadTable) grow() {
