@@ -52,12 +52,14 @@ func benchDeals() int {
 // the same deals, in the same
 // run. Besides the verdict counts it reports proven-unsolvable deals by
 // proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
-// SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1). Run
+// SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1);
+// SHEEP_BENCH_LOG=1 logs every deal's verdict, proof, nodes and time. Run
 // with -benchtime=1x.
 func BenchmarkDeals(b *testing.B) {
 	layouts := realStyleLayouts(b)
 	n := benchDeals()
 	budget := benchDealBudget()
+	perDeal := os.Getenv("SHEEP_BENCH_LOG") != ""
 	for _, name := range benchLayoutNames() {
 		var deals []*Level
 		from, _ := strconv.Atoi(os.Getenv("SHEEP_DEAL_FROM"))
@@ -76,7 +78,7 @@ func BenchmarkDeals(b *testing.B) {
 				for range b.N {
 					var t benchTally
 					proofs := map[string]int{}
-					for _, d := range deals {
+					for k, d := range deals {
 						start := time.Now()
 						res, err := solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
 						if err != nil {
@@ -85,7 +87,11 @@ func BenchmarkDeals(b *testing.B) {
 						if err := Verify(d, res); err != nil {
 							b.Fatal(err)
 						}
-						t.add(res.Verdict, false, time.Since(start), res.Stats.Nodes)
+						took := time.Since(start)
+						t.add(res.Verdict, false, took, res.Stats.Nodes)
+						if perDeal {
+							b.Logf("deal %d: %s %s %d nodes %.1f ms", from+k, res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000)
+						}
 						if res.Verdict == solver.Unsolvable {
 							kind, _, _ := strings.Cut(res.Proof, ":types=")
 							proofs[kind]++
