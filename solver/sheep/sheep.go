@@ -60,10 +60,13 @@
 // (project.go), then beam searches of widths 50 to 4000 (beam.go): each
 // keeps the best states of every click depth by a static evaluation and
 // only ever returns a line, which the result replays, so it can win but
-// never prove. The unlimited pass and projection searches also prune
-// states in which no triple can be completed before the tray fills (the
-// tray-pressure bound, pressure.go); the unlimited pass also skips
-// clicks that only reorder clicks already tried (sleep sets, sleep.go).
+// never prove. The restarts run only when the best line so far cleared
+// 80 % of the tiles (elsewhere they never won behind the beams); otherwise
+// the unlimited pass follows at once. The unlimited pass and projection
+// searches also prune states in which no triple can be completed before
+// the tray fills (the tray-pressure bound, pressure.go); the unlimited
+// pass also skips clicks that only reorder clicks already tried (sleep
+// sets, sleep.go) and does not record states without a move.
 // Any pass may win; any pass that exhausts the start proves the level
 // unsolvable. Checkpoints (payload version 6) hold the pass,
 // the DFS path as move indices, the projection phase and dead states,
