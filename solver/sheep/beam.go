@@ -107,7 +107,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		kids = kids[:0]
 		clear(seen)
 		for pi, b := range cur {
-			arena, scratch = b.genMoves(arena[:0], scratch, 0)
+			arena, scratch = b.genMoves(arena[:0], scratch, 0, nil)
 			for _, mv := range arena {
 				if m.CheckpointDue() {
 					m.Checkpoint(s.root().encode())

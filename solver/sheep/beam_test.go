@@ -251,3 +251,55 @@ func TestBeamGate(t *testing.T) {
 		t.Fatalf("only %d levels exercise the gate", gated)
 	}
 }
+
+// TestRestartGate runs random small levels through a schedule with
+// restarts, beams and the restart gate at 0 % (restarts always run), 50 %
+// and 101 % (never): every run reaches the oracle's verdict (solved or
+// exhausted, never stopped), the restarts are skipped exactly when the
+// best line at the gate cleared less than the threshold, and both sides of
+// the 50 % gate occur.
+func TestRestartGate(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(26, 2026))
+	skipped := map[int]int{}
+	ran := map[int]int{}
+	for k := range 1200 {
+		l := mustParse(t, smallLevel(rng))
+		if precheckFail(l) != "" {
+			continue
+		}
+		want := newOracle(l).solve() != nil
+		for _, near := range []int{0, 50, 101} {
+			sched := schedule{first: 4, restart: 4, restarts: 3, beams: []beamRun{{width: 1}}, restartNear: near}
+			m, _ := solver.NewMeter(context.Background(), solver.Options{})
+			s := newSearch(l, m, sched)
+			out := s.solve()
+			if (out == outSolved) != want || (out != outSolved && out != outExhausted) {
+				t.Fatalf("level %d %s: gate %d %%: outcome %d, oracle solvable %v", k, l.Canonical(), near, out, want)
+			}
+			if out == outSolved {
+				if o, err := replay(l, s.path); err != nil || !o.Won {
+					t.Fatalf("level %d: line does not win: %v", k, err)
+				}
+			}
+			if s.pass == 0 || s.beamWon {
+				continue // decided before the gate
+			}
+			if want := s.gateCleared*100 < near*len(l.tiles); s.skipped != want {
+				t.Fatalf("level %d: gate %d %%, best line %d of %d tiles: skipped %v", k, near, s.gateCleared, len(l.tiles), s.skipped)
+			}
+			if s.skipped {
+				skipped[near]++
+				if s.pass != sched.restarts+1 {
+					t.Fatalf("level %d: restarts skipped but pass %d", k, s.pass)
+				}
+			} else {
+				ran[near]++
+			}
+		}
+	}
+	t.Logf("restarts skipped %v, run %v (by gate %%)", skipped, ran)
+	if skipped[0] != 0 || ran[101] != 0 || skipped[50] == 0 || ran[50] == 0 || skipped[101] == 0 {
+		t.Fatalf("restarts skipped %v, run %v: the gate must fire on both sides", skipped, ran)
+	}
+}

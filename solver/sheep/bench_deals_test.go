@@ -2,6 +2,7 @@ package sheep
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -47,17 +48,17 @@ func benchDeals() int {
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
 // SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node budget
-// instead), with sheep/5 and with sheep/2
-// (the same code without projection proofs, tray-pressure bound and beams) on
-// the same deals, in the same
-// run. Besides the verdict counts it reports proven-unsolvable deals by
+// instead), with sheep/6 and with sheep/2 (sheep2Schedule: its schedule and
+// pruning on today's table and node) on the same deals, in the same run. Besides the verdict counts it reports proven-unsolvable deals by
 // proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
-// SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1). Run
+// SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1);
+// SHEEP_BENCH_LOG=1 logs every deal's verdict, proof, nodes and time. Run
 // with -benchtime=1x.
 func BenchmarkDeals(b *testing.B) {
 	layouts := realStyleLayouts(b)
 	n := benchDeals()
 	budget := benchDealBudget()
+	perDeal := os.Getenv("SHEEP_BENCH_LOG") != ""
 	for _, name := range benchLayoutNames() {
 		var deals []*Level
 		from, _ := strconv.Atoi(os.Getenv("SHEEP_DEAL_FROM"))
@@ -71,12 +72,12 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep5", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep6", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
 					proofs := map[string]int{}
-					for _, d := range deals {
+					for k, d := range deals {
 						start := time.Now()
 						res, err := solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
 						if err != nil {
@@ -85,7 +86,12 @@ func BenchmarkDeals(b *testing.B) {
 						if err := Verify(d, res); err != nil {
 							b.Fatal(err)
 						}
-						t.add(res.Verdict, false, time.Since(start), res.Stats.Nodes)
+						took := time.Since(start)
+						t.add(res.Verdict, false, took, res.Stats.Nodes)
+						if perDeal {
+							// stderr, not b.Logf: a benchmark's log is cut after 10 lines
+							fmt.Fprintf(os.Stderr, "%s deal %d: %s %s %d nodes %.1f ms\n", name, from+k, res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000)
+						}
 						if res.Verdict == solver.Unsolvable {
 							kind, _, _ := strings.Cut(res.Proof, ":types=")
 							proofs[kind]++
@@ -122,7 +128,7 @@ func benchLayoutNames() []string {
 // sheep2ScheduleFor is scheduleFor as sheep/2 had it.
 func sheep2ScheduleFor(l *Level) schedule {
 	if len(l.tiles) <= exhaustFirstTiles {
-		return schedule{noPressure: true}
+		return schedule{noPressure: true, noSleep: true}
 	}
 	return sheep2Schedule
 }

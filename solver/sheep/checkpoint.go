@@ -8,9 +8,9 @@ import (
 	mathbits "math/bits"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 5:
+// Checkpoint payload (inside the solver.Meter envelope), version 6:
 //
-//	"SH" 0x05 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x06 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
@@ -31,8 +31,10 @@ import (
 // pass 0 and 32 restarts instead of 128: a version 4 pass number names
 // another pass (its pass 40 was a restart, pass 40 is now the unlimited
 // pass, which would read the saved path in another move order and skip
-// moves never tried). Older payloads are rejected as an unknown version,
-// and the worker starts afresh.
+// moves never tried). Version 6 (sheep/6) has the same layout, but the
+// move lists of the unlimited pass leave out the asleep moves (sleep.go),
+// so a version 5 frame's move index names another move. Older payloads
+// are rejected as an unknown version, and the worker starts afresh.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -48,7 +50,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x05"
+const payloadMagic = "SH\x06"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint. With sleep sets the unlimited pass proves about one dead

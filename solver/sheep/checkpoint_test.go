@@ -138,8 +138,8 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
 	damaged[len(damaged)-12] ^= 1
-	// a well-formed sheep/4 payload: its pass numbers mean other passes
-	v4 := append([]byte("SH\x04"), own[len(payloadMagic):len(own)-8]...)
+	// a well-formed sheep/5 payload: its move indices mean other moves
+	v4 := append([]byte("SH\x05"), own[len(payloadMagic):len(own)-8]...)
 	v4 = binary.LittleEndian.AppendUint64(v4, checksum(v4))
 	envelope := func(p []byte) []byte {
 		b := append(make([]byte, 20), p...)

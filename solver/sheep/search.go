@@ -1,6 +1,8 @@
 package sheep
 
 import (
+	"slices"
+
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -43,18 +45,41 @@ type schedule struct {
 	// restarts (beam.go): each a beam search of its width and evaluation,
 	// until one wins or dies out. Their zero value is sheep/2's: none.
 	beams []beamRun
+	// restartNear: the restarts run only when the best line of pass 0
+	// and the beams cleared at least this share of the tiles (percent);
+	// otherwise the exact pass follows the beams at once. The restarts
+	// won no deal of L255w 0–119 or L264 0–29 with beams before them,
+	// and on the unsolvable L255 deals, where the best line clears
+	// 18–195 of 255 tiles (under 80 %), they were 0.26M nodes (12–17 %
+	// of a deal) spent before the exact pass that proves them. The
+	// decision is a function of the level, so a resume in pass 0 takes
+	// it again and a checkpoint of a restart only exists where restarts
+	// run.
+	restartNear int
 	// tableMax caps the dead-state table's entries (0: tableBytes
 	// decides); tests set it small to make the table evict.
 	tableMax int
 }
 
-// newTable is a fresh dead-state table for a pass.
-func (sc schedule) newTable(nTiles int) *deadTable {
+// newTable is a fresh dead-state table for pass p. The unlimited pass of
+// a large level starts with room for exactAtOnce states: on L255 deals it
+// records 0.6–1.2M dead states, and growing the table there from 1,024
+// slots cost 6 % of its time in rehashing and 9 % in copying.
+func (sc schedule) newTable(nTiles, p int) *deadTable {
 	if sc.tableMax > 0 {
 		return newDeadTableMax(nTiles, sc.tableMax)
 	}
-	return newDeadTable(nTiles)
+	t := newDeadTable(nTiles)
+	if sc.limit(p) == 0 && nTiles > exhaustFirstTiles {
+		t.reserve(exactAtOnce)
+	}
+	return t
 }
+
+// exactAtOnce is how many states the unlimited pass of a large level has
+// room for before its table grows (60 MB at 255 tiles, allocated but
+// only touched as it fills).
+const exactAtOnce = 1 << 20
 
 // pressure reports whether the current pass prunes with the bound.
 func (s *search) pressure() bool {
@@ -69,11 +94,14 @@ func (s *search) pressure() bool {
 // redundant, were 128 (~1M nodes): with 32 (~0.26M) the deals of the
 // one-tower layout L255, all proven unsolvable by the exact pass, take
 // 0.80x the nodes of sheep/4, gated beams included (docs/sheep.md).
-var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams}
+var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams,
+	restartNear: 80}
 
-// sheep2Schedule is restartSchedule as sheep/2 ran it, without projection
-// proofs: the benchmark's baseline in the same run.
-var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, noPressure: true}
+// sheep2Schedule is restartSchedule as sheep/2 ran it: 512 restarts, no
+// projection proofs, tray-pressure bound, sleep sets, beams or restart
+// gate (on today's table and node): the benchmark's baseline in the same
+// run. Until sheep/6 it left sleep sets on.
+var sheep2Schedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 512, noPressure: true, noSleep: true}
 
 // defaultProjections: 48 subsets of the fewest useful types and one more,
 // at most 4096 nodes each (about 0.1 s in all), spent only on levels pass
@@ -155,8 +183,13 @@ type search struct {
 	pending []int32 // the sleep set of the next frame pushed (childSleep)
 	mark    []int32 // scratch of childSleep: per tile, the stamp it was last seen
 	stamp   int32
-	slept   int64 // moves skipped as asleep (tests show sleep sets firing)
+	slept   int64 // sleep-set entries of the frames opened: moves skipped (tests show sleep sets firing)
 	beamWon bool  // the win came from a beam (tests show beams firing)
+	noMove  int64 // states with one free slot retracted by completable (tests show it firing)
+	skipped bool  // the restarts were skipped (restartNear; tests show it firing)
+	// gateCleared is the best line's cleared tiles when restartNear was
+	// asked (tests check the gate against it)
+	gateCleared int
 }
 
 // outcome is how a search ended.
@@ -174,7 +207,7 @@ func newSearch(l *Level, m *solver.Meter, sched schedule) *search {
 	return &search{
 		b:     newBoard(l),
 		m:     m,
-		dead:  sched.newTable(len(l.tiles)),
+		dead:  sched.newTable(len(l.tiles), 0),
 		fp:    fingerprint(l),
 		sched: sched,
 	}
@@ -188,11 +221,16 @@ func (s *search) root() *search {
 	return s
 }
 
-// pushFrame generates the moves of the current state.
+// pushFrame generates the moves of the current state, leaving out those
+// of its sleep set (s.pending, set by childSleep): they lead to dead
+// states (sleep.go), so they are skipped without a node or a table probe.
 func (s *search) pushFrame() {
 	start := int32(len(s.arena))
-	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.sched.order(s.pass))
+	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.sched.order(s.pass), s.pending)
 	end := int32(len(s.arena))
+	if len(s.pending) > 0 {
+		s.slept += int64(len(s.pending))
+	}
 	sa := int32(len(s.sleep))
 	s.sleep = append(s.sleep, s.pending...)
 	s.pending = s.pending[:0]
@@ -228,6 +266,13 @@ func (s *search) solve() outcome {
 				s.beamWon = true
 				return outSolved
 			}
+			s.gateCleared = s.bestCleared
+			if s.bestCleared*100 < s.sched.restartNear*len(s.b.l.tiles) {
+				// No line came near a win: skip the restarts,
+				// straight to the exact pass (see restartNear).
+				s.pass = s.sched.restarts
+				s.skipped = true
+			}
 		}
 		s.nextPass()
 	}
@@ -240,7 +285,7 @@ func (s *search) nextPass() {
 		s.retract()
 	}
 	s.frames, s.arena, s.sleep, s.pending = s.frames[:0], s.arena[:0], s.sleep[:0], s.pending[:0]
-	s.dead = s.sched.newTable(len(s.b.l.tiles))
+	s.dead = s.sched.newTable(len(s.b.l.tiles), s.pass+1)
 	s.pass++
 	s.passNodes = 0
 }
@@ -256,13 +301,6 @@ func (s *search) run() outcome {
 		f := &s.frames[len(s.frames)-1]
 		if f.next == f.end {
 			s.pop()
-			continue
-		}
-		// An asleep move is skipped without a node: it leads to a dead
-		// state (sleep.go).
-		if f.sleepEnd > f.sleepAt && s.asleep(f, s.arena[f.next]) {
-			f.next++
-			s.slept++
 			continue
 		}
 		if s.m.CheckpointDue() {
@@ -298,6 +336,11 @@ func (s *search) step(mv int32) bool {
 	if b.left == 0 && b.traySize == 0 {
 		return true
 	}
+	if b.l.slots-b.traySize == 1 && s.sleeping() && !s.completable() {
+		s.noMove++
+		s.retract()
+		return false
+	}
 	if s.dead.contains(b.hash, b.removed) {
 		s.retract()
 		return false
@@ -314,6 +357,25 @@ func (s *search) step(mv int32) bool {
 	return false
 }
 
+// completable reports whether the state just clicked into, with one free
+// slot, would get a move: with one free slot only a click completing a
+// triple is legal (legal), and genMoves keeps such a click unless a
+// clickable tile dominates it or it is asleep (s.pending is the state's
+// sleep set). Without one the frame would open empty and close dead
+// without being recorded (pop), so the unlimited pass retracts at once,
+// without a table probe: on L255 deals 29–37 % of its nodes are such
+// states, all with a sleep set (their completing clicks were tried in
+// another order), and the probe was a quarter of the pass's time.
+func (s *search) completable() bool {
+	b := s.b
+	for _, z := range b.clk {
+		if b.tray[b.l.typ[z]] == 2 && !b.dominated(z) && !slices.Contains(s.pending, z) {
+			return true
+		}
+	}
+	return false
+}
+
 // pop closes the top frame: every move from its state failed, so the state
 // is dead (the root's too, which then ends the search).
 func (s *search) pop() {
@@ -322,6 +384,19 @@ func (s *search) pop() {
 	s.arena = s.arena[:top.start]
 	s.sleep = s.sleep[:top.sleepAt]
 	if len(s.frames) == 0 {
+		return
+	}
+	// A state without a move (every click loses, is dominated, fails the
+	// look-ahead or is asleep) is not recorded by the unlimited pass:
+	// proving it again costs one move generation, about what a table
+	// probe costs, and on L255 deals such states were 40–46 % of the
+	// table (0.62M of 1.16M on deal 0). Without them the table holds
+	// half the states for 1–3 % more nodes and the same time, so it
+	// reaches twice as far before it evicts. Forgetting a dead state
+	// never costs soundness (table.go). Limited passes record them all:
+	// their node counts, which decide where they stop, stay as measured.
+	if top.end == top.start && s.sleeping() {
+		s.retract()
 		return
 	}
 	s.dead.add(s.b.hash, s.b.removed, s.passNodes-top.nodes)

@@ -65,7 +65,7 @@ func TestDominanceSkipsTwins(t *testing.T) {
 	l := mustParse(t, []byte(`{"kind":"sheep","tiles":[{"id":"a","type":1,"covers":[]},{"id":"b","type":1},{"id":"c","type":1},
 		{"id":"d","type":2,"covers":["e"]},{"id":"e","type":2},{"id":"f","type":2}]}`))
 	b := newBoard(l)
-	moves, _ := b.genMoves(nil, nil, 0)
+	moves, _ := b.genMoves(nil, nil, 0, nil)
 	if len(moves) != 2 || moves[0] != 3 || moves[1] != 0 { // d (f is dominated), a (b, c are)
 		t.Fatalf("moves %v", moves)
 	}

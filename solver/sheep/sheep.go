@@ -60,12 +60,15 @@
 // (project.go), then beam searches of widths 50 to 4000 (beam.go): each
 // keeps the best states of every click depth by a static evaluation and
 // only ever returns a line, which the result replays, so it can win but
-// never prove. The unlimited pass and projection searches also prune
-// states in which no triple can be completed before the tray fills (the
-// tray-pressure bound, pressure.go); the unlimited pass also skips
-// clicks that only reorder clicks already tried (sleep sets, sleep.go).
+// never prove. The restarts run only when the best line so far cleared
+// 80 % of the tiles (elsewhere they never won behind the beams); otherwise
+// the unlimited pass follows at once. The unlimited pass and projection
+// searches also prune states in which no triple can be completed before
+// the tray fills (the tray-pressure bound, pressure.go); the unlimited
+// pass also skips clicks that only reorder clicks already tried (sleep
+// sets, sleep.go) and does not record states without a move.
 // Any pass may win; any pass that exhausts the start proves the level
-// unsolvable. Checkpoints (payload version 5) hold the pass,
+// unsolvable. Checkpoints (payload version 6) hold the pass,
 // the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
 // limited pass (so a resumed run stops the pass where an uninterrupted
@@ -110,7 +113,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/5" }
+func (kind) Version() string { return "sheep/6" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 

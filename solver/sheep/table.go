@@ -154,6 +154,22 @@ func (t *deadTable) place(sw uint64) {
 	t.slots[i] = sw
 }
 
+// reserve makes room for n entries (at most max) without growing.
+func (t *deadTable) reserve(n int) {
+	n = min(n, t.max)
+	if len(t.hashs) > 0 || 2*n <= len(t.slots) {
+		return
+	}
+	size := len(t.slots)
+	for size < 2*n {
+		size *= 2
+	}
+	t.slots = make([]uint64, size)
+	t.keys = make([]uint64, 0, n*t.w)
+	t.hashs = make([]uint64, 0, n)
+	t.work = make([]uint32, 0, n)
+}
+
 func (t *deadTable) grow() {
 	t.slots = make([]uint64, 2*len(t.slots))
 	for e, h := range t.hashs {
