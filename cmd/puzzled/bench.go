@@ -45,7 +45,7 @@ func runBench(ctx context.Context, args []string) error {
 	jobs := fs.Int("jobs", 20_000, "twoends jobs for (b)")
 	big := fs.Int("batch", 100_000, "levels in the batch of (c)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of (b) to this file")
-	bulkNiceFlag(fs, &cfg)
+	bulkPriorityFlag(fs, &cfg)
 	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
 	if err := fs.Parse(args); err != nil {
 		return err

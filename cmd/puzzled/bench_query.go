@@ -43,8 +43,8 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
 	fs.IntVar(&cfg.concurrency, "concurrency", 2, "bulk worker concurrency")
 	slots := fs.Int("interactive-slots", 1, "reserved interactive slots")
-	bulkNiceFlag(fs, &cfg)
-	busyBaseline := fs.Bool("busy-baseline", true, "also measure the busy phase with the bulk searches inside the worker process (--bulk-nice -1), as a baseline of the same run")
+	bulkPriorityFlag(fs, &cfg)
+	busyBaseline := fs.Bool("busy-baseline", true, "also measure the busy phase with the bulk searches inside the worker process (--bulk-priority off), as a baseline of the same run")
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
 	queries := fs.Int("queries", 100, "requests per list query")
 	latency := fs.Int("latency", 100, "interactive jobs per latency phase (0: lists only)")
@@ -113,9 +113,9 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		fmt.Println("no busy phase (--bulk 0)")
 		return nil
 	}
-	busyPhase := func(nice, phase int) error {
+	busyPhase := func(priority string, phase int) error {
 		c2 := cfg
-		c2.bulkNice = nice
+		c2.bulkPriority = priority
 		busy, err := withWorker(ctx, c2, wst, qc, logger, func() ([]time.Duration, error) {
 			return benchBusy(ctx, c, c2.concurrency, *bulk, *bulkMS, uint64(salt), uint64(phase), func() ([]time.Duration, error) {
 				return benchLatency(ctx, c, *latency, phase, salt)
@@ -124,19 +124,19 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		where := fmt.Sprintf("bulk searches at nice %d", nice)
-		if nice < 0 {
+		where := "bulk searches at priority " + priority
+		if priority == "off" {
 			where = "bulk searches in the worker"
 		}
 		printLatency(fmt.Sprintf("every bulk slot busy, %s, %d reserved slot(s)", where, *slots), busy, idle, "idle's")
 		return nil
 	}
-	if *busyBaseline && cfg.bulkNice >= 0 {
-		if err := busyPhase(-1, 2); err != nil {
+	if *busyBaseline && cfg.bulkPriority != "off" {
+		if err := busyPhase("off", 2); err != nil {
 			return err
 		}
 	}
-	if err := busyPhase(cfg.bulkNice, 3); err != nil {
+	if err := busyPhase(cfg.bulkPriority, 3); err != nil {
 		return err
 	}
 	return nil

@@ -161,13 +161,14 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	}
 }
 
-// TestBulkSearchRunsInANicedChild: a bulk job's search runs in a child
-// process of the worker at niceness 10 while the worker stays at 0; its
+// TestBulkSearchRunsInAnIdleChild: a bulk job's search runs in a child
+// process of the worker under SCHED_IDLE (the default --bulk-priority)
+// while the worker keeps the normal policy; its
 // checkpoints reach PostgreSQL through the worker; when the worker alone
 // is killed with SIGKILL (as the OOM killer would) its child stops too,
 // and another worker resumes the job from the last checkpoint. An
 // interactive job starts no child.
-func TestBulkSearchRunsInANicedChild(t *testing.T) {
+func TestBulkSearchRunsInAnIdleChild(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
@@ -192,8 +193,9 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatalf("solve processes below the worker: %+v, want one", kids)
 	}
 	child := kids[0]
-	if child.Nice != 10 || child.CPU < 200*time.Millisecond {
-		t.Fatalf("solve process %+v: want niceness 10 and the search's CPU time", child)
+	const schedIdle = 5
+	if child.Policy != schedIdle || child.CPU < 200*time.Millisecond {
+		t.Fatalf("solve process %+v: want SCHED_IDLE and the search's CPU time", child)
 	}
 
 	s.Work.KillAlone()

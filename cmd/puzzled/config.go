@@ -25,7 +25,7 @@ type config struct {
 	checkpointEvery time.Duration
 	staleAfter      time.Duration
 	playouts        int
-	bulkNice        int // niceness of the bulk solve processes; negative: none, bulk searches run in the worker
+	bulkPriority    string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
 	logLevel        string
 	limits          api.Limits
 	tokens          []api.StaticToken
@@ -63,9 +63,9 @@ type flagGroups struct {
 	Work     bool // --concurrency, --checkpoint-every, --metrics-addr, --stale-after
 }
 
-// bulkNiceFlag declares --bulk-nice (work and dev).
-func bulkNiceFlag(fs *flag.FlagSet, cfg *config) {
-	fs.IntVar(&cfg.bulkNice, "bulk-nice", envInt("PUZZLED_BULK_NICE", 10), "niceness (0–19) of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU; -1 runs bulk searches in the worker process [PUZZLED_BULK_NICE]")
+// bulkPriorityFlag declares --bulk-priority (work and dev).
+func bulkPriorityFlag(fs *flag.FlagSet, cfg *config) {
+	fs.StringVar(&cfg.bulkPriority, "bulk-priority", env("PUZZLED_BULK_PRIORITY", "idle"), `CPU priority of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU: "idle" (SCHED_IDLE: only CPU time nothing else wants), a niceness 0–19, or "off" (bulk searches run in the worker process) [PUZZLED_BULK_PRIORITY]`)
 }
 
 // flagSet declares the flags of cfg in the groups a command uses.
@@ -96,7 +96,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.DurationVar(&cfg.checkpointEvery, "checkpoint-every", envDuration("PUZZLED_CHECKPOINT_EVERY", 5*time.Second), "least time between checkpoints of a search [PUZZLED_CHECKPOINT_EVERY]")
 		fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("PUZZLED_METRICS_ADDR", ""), "serve the worker's /metrics here, e.g. :9091 (default off) [PUZZLED_METRICS_ADDR]")
 		fs.IntVar(&cfg.playouts, "difficulty-playouts", envInt("PUZZLED_DIFFICULTY_PLAYOUTS", 0), "playouts per player of the difficulty figures of interactive jobs that do not set difficulty.playouts; 0 = 1000, negative = no figures for any job [PUZZLED_DIFFICULTY_PLAYOUTS]")
-		bulkNiceFlag(fs, cfg)
+		bulkPriorityFlag(fs, cfg)
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
 	}
 	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error [PUZZLED_LOG_LEVEL]")

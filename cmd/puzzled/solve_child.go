@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"os/exec"
 	"os/signal"
 	"runtime"
-	"strconv"
 	"syscall"
 	"time"
 
@@ -27,8 +27,12 @@ const solveChildCommand = "solve-child"
 func runSolveChild(_ context.Context, args []string) error {
 	var cfg config
 	fs := flagSet(solveChildCommand, &cfg, flagGroups{})
-	nice := fs.Int("nice", 10, "niceness of this process (0–19)")
+	priority := fs.String("priority", "idle", `"idle" or a niceness 0–19 (see work --bulk-priority)`)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	prio, err := solveproc.ParsePriority(*priority)
+	if err != nil {
 		return err
 	}
 	signal.Ignore(os.Interrupt, syscall.SIGTERM)
@@ -37,8 +41,16 @@ func runSolveChild(_ context.Context, args []string) error {
 		return err
 	}
 	logger = logger.With(slog.String("component", "solve-child"), slog.Int("pid", os.Getpid()))
-	if err := solveproc.SetNice(*nice); err != nil {
-		return err
+	if err := solveproc.SetPriority(prio); err != nil {
+		if !prio.Idle {
+			return err
+		}
+		// SCHED_IDLE refused (a seccomp profile, say): the lowest niceness
+		// is the next best thing.
+		logger.Warn("SCHED_IDLE refused, running at niceness 19", slog.Any("error", err))
+		if err := solveproc.SetPriority(solveproc.Priority{Nice: 19}); err != nil {
+			return err
+		}
 	}
 	if err := solveproc.NameThreads("puzzled-solve"); err != nil {
 		logger.Warn("solve process keeps its name", slog.Any("error", err))
@@ -47,16 +59,19 @@ func runSolveChild(_ context.Context, args []string) error {
 }
 
 // solvePool returns the pool of child processes for the worker's bulk
-// searches, or nil when cfg.bulkNice is negative (they run in the worker).
-func solvePool(cfg config, logger *slog.Logger) *solveproc.Pool {
-	if cfg.bulkNice < 0 {
-		return nil
+// searches, or nil when cfg.bulkPriority is "off" (they run in the worker).
+func solvePool(cfg config, logger *slog.Logger) (*solveproc.Pool, error) {
+	if cfg.bulkPriority == "off" {
+		return nil, nil
+	}
+	if _, err := solveproc.ParsePriority(cfg.bulkPriority); err != nil {
+		return nil, fmt.Errorf("--bulk-priority: %w", err)
 	}
 	return solveproc.NewPool(solveproc.PoolConfig{Logger: logger, Command: func() *exec.Cmd {
-		cmd := exec.Command(selfExe(), solveChildCommand, "--nice", strconv.Itoa(cfg.bulkNice), "--log-level", cfg.logLevel)
+		cmd := exec.Command(selfExe(), solveChildCommand, "--priority", cfg.bulkPriority, "--log-level", cfg.logLevel)
 		cmd.Stderr = os.Stderr
 		return cmd
-	}})
+	}}), nil
 }
 
 // selfExe is this program's executable. On Linux /proc/self/exe, which

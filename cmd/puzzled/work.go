@@ -54,7 +54,10 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	if err != nil {
 		return err
 	}
-	pool := solvePool(cfg, logger)
+	pool, err := solvePool(cfg, logger)
+	if err != nil {
+		return err
+	}
 	if pool != nil {
 		// After Serve: it stops the searches, whose children then go idle.
 		defer pool.Close(closePoolTimeout)
@@ -69,7 +72,7 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	})
 	raiseMaxProcs(cfg, logger)
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.Int("interactive_slots", cfg.interactive),
-		slog.Int("bulk_nice", cfg.bulkNice), slog.String("worker_id", w.Owner().ID))
+		slog.String("bulk_priority", cfg.bulkPriority), slog.String("worker_id", w.Owner().ID))
 	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
 		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Logger: logger})
 }

@@ -104,10 +104,11 @@ func ProcessesIn(dir string) []string {
 
 // Process is a process as /proc shows it now.
 type Process struct {
-	Pid  int
-	Args []string // its command line
-	Nice int
-	CPU  time.Duration // user and system time used so far
+	Pid    int
+	Args   []string // its command line
+	Nice   int
+	Policy int           // scheduling policy: 0 normal, 5 SCHED_IDLE
+	CPU    time.Duration // user and system time used so far
 }
 
 // Descendants lists the processes below p now (children, their children, …).
@@ -120,11 +121,15 @@ func (p *Proc) Descendants() []Process {
 			continue // gone meanwhile
 		}
 		nice, _ := strconv.Atoi(f[16])
+		policy := -1 // unknown on kernels before 2.5.19
+		if len(f) > 38 {
+			policy, _ = strconv.Atoi(f[38])
+		}
 		utime, _ := strconv.ParseInt(f[11], 10, 64)
 		stime, _ := strconv.ParseInt(f[12], 10, 64)
 		const tick = 10 * time.Millisecond // USER_HZ is 100 on Linux
 		out = append(out, Process{Pid: d.pid, Args: strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00"),
-			Nice: nice, CPU: time.Duration(utime+stime) * tick})
+			Nice: nice, Policy: policy, CPU: time.Duration(utime+stime) * tick})
 	}
 	return out
 }

@@ -8,7 +8,7 @@
 // step of a designer's job wait for a CPU (docs/queries.md). Lowering
 // the priority of their threads inside one Go process helps the median
 // but not the tail: a garbage collection's stop-the-world waits for those
-// threads too. A niced child has its own runtime, so the kernel can
+// threads too. A child at low priority has its own runtime, so the kernel can
 // always prefer the service's threads and nothing waits on the child.
 package solveproc
 

@@ -27,11 +27,16 @@ import (
 // The test binary is its own child: with childEnv set it serves solves.
 const childEnv = "SOLVEPROC_TEST_CHILD"
 
-const testNice = 10
+// priorityEnv is the priority of the child, "idle" or a niceness.
+const priorityEnv = "SOLVEPROC_TEST_PRIORITY"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		if err := SetNice(testNice); err != nil {
+		prio, err := ParsePriority(os.Getenv(priorityEnv))
+		if err == nil {
+			err = SetPriority(prio)
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -56,10 +61,14 @@ func testRegistry() *solver.Registry {
 }
 
 func newPool(t *testing.T, killAfter time.Duration) *Pool {
+	return newPoolAt(t, killAfter, "idle")
+}
+
+func newPoolAt(t *testing.T, killAfter time.Duration, priority string) *Pool {
 	t.Helper()
 	p := NewPool(PoolConfig{KillAfter: killAfter, Command: func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0])
-		cmd.Env = append(os.Environ(), childEnv+"=1")
+		cmd.Env = append(os.Environ(), childEnv+"=1", priorityEnv+"="+priority)
 		cmd.Stderr = os.Stderr
 		return cmd
 	}})
@@ -271,31 +280,44 @@ func TestChildEndsWithItsParent(t *testing.T) {
 	}
 }
 
-// TestChildThreadsAreNiced: every thread of a child that has searched
-// runs at the niceness it was given.
-func TestChildThreadsAreNiced(t *testing.T) {
-	p := newPool(t, time.Minute)
-	if _, err := p.Solve(context.Background(), Request{Kind: "spin", Level: []byte(`{"n":2000000}`)}, nil); err != nil {
-		t.Fatal(err)
+// TestChildThreadsRunAtItsPriority: every thread of a child that has
+// searched runs at the priority it was given (SCHED_IDLE, or a niceness),
+// while the parent keeps the normal one.
+func TestChildThreadsRunAtItsPriority(t *testing.T) {
+	const schedIdle = 5 // SCHED_IDLE in field 41 (policy) of /proc/…/stat
+	for _, tc := range []struct {
+		priority     string
+		policy, nice int
+	}{
+		{"idle", schedIdle, -1}, // niceness means nothing under SCHED_IDLE
+		{"10", 0, 10},
+	} {
+		t.Run(tc.priority, func(t *testing.T) {
+			p := newPoolAt(t, time.Minute, tc.priority)
+			if _, err := p.Solve(context.Background(), Request{Kind: "spin", Level: []byte(`{"n":2000000}`)}, nil); err != nil {
+				t.Fatal(err)
+			}
+			pid := p.pids()[0]
+			tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, task := range tasks {
+				if policy, nice := threadSched(t, pid, task.Name()); policy != tc.policy || (tc.nice >= 0 && nice != tc.nice) {
+					t.Errorf("thread %s of child %d: policy %d niceness %d, want %d and %d", task.Name(), pid, policy, nice, tc.policy, tc.nice)
+				}
+			}
+			if policy, nice := threadSched(t, os.Getpid(), strconv.Itoa(os.Getpid())); policy != 0 || (tc.nice >= 0 && nice == tc.nice) {
+				t.Errorf("the parent runs at policy %d niceness %d: the test proves nothing", policy, nice)
+			}
+			t.Logf("%d threads of the child at policy %d, niceness %d", len(tasks), tc.policy, tc.nice)
+		})
 	}
-	pid := p.pids()[0]
-	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, task := range tasks {
-		if n := threadNice(t, pid, task.Name()); n != testNice {
-			t.Errorf("thread %s of child %d: niceness %d, want %d", task.Name(), pid, n, testNice)
-		}
-	}
-	if self := threadNice(t, os.Getpid(), strconv.Itoa(os.Getpid())); self == testNice {
-		t.Errorf("the parent runs at niceness %d too: the test proves nothing", self)
-	}
-	t.Logf("%d threads of the child at niceness %d", len(tasks), testNice)
 }
 
-// threadNice reads field 19 (nice) of /proc/pid/task/tid/stat.
-func threadNice(t *testing.T, pid int, tid string) int {
+// threadSched reads fields 41 (policy) and 19 (nice) of
+// /proc/pid/task/tid/stat.
+func threadSched(t *testing.T, pid int, tid string) (policy, nice int) {
 	t.Helper()
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, tid))
 	if err != nil {
@@ -303,11 +325,12 @@ func threadNice(t *testing.T, pid int, tid string) int {
 	}
 	// pid (comm) state ppid … : fields after the comm start at field 3.
 	fields := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
-	n, err := strconv.Atoi(fields[19-3])
-	if err != nil {
-		t.Fatal(err)
+	nice, err1 := strconv.Atoi(fields[19-3])
+	policy, err2 := strconv.Atoi(fields[41-3])
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
 	}
-	return n
+	return policy, nice
 }
 
 // FuzzReadFrame: any bytes either fail to read or give a frame that
