@@ -22,6 +22,8 @@ type SeedParams struct {
 	// Span is how far back the history goes (default 30 days); jobs are
 	// spread evenly over it, oldest first.
 	Span time.Duration
+	// Checkpoint ends the seeding with a CHECKPOINT (benchmarks).
+	Checkpoint bool
 }
 
 // Seed writes a synthetic, final history with COPY, for the list
@@ -156,6 +158,13 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 	// indexes' pending lists merged, the visibility map set.
 	if _, err := s.pool.Exec(ctx, `VACUUM ANALYZE levels, batches, jobs, results, job_labels, level_labels`); err != nil {
 		return fmt.Errorf("store: seed vacuum: %w", err)
+	}
+	if p.Checkpoint {
+		// Write the seeded pages out now, or the server flushes them while
+		// a benchmark measures (it needs superuser or pg_checkpoint).
+		if _, err := s.pool.Exec(ctx, `CHECKPOINT`); err != nil {
+			return fmt.Errorf("store: seed checkpoint: %w", err)
+		}
 	}
 	return nil
 }

@@ -65,7 +65,8 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		fmt.Printf("using the history already seeded in the database (--seeded)\n")
 	} else {
 		start := time.Now()
-		if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names()}); err != nil {
+		if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
+			Checkpoint: true}); err != nil {
 			return err
 		}
 		fmt.Printf("seeded %d jobs and results, %d levels, %d batches with COPY in %.1f s\n",
