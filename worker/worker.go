@@ -377,7 +377,10 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		res, err = w.solveInChild(solveCtx, log, req, checkpoint)
 	} else {
 		res, err = solveproc.Run(hereCtx, w.cfg.Registry, req, checkpoint, log)
-		if err != nil && !errors.Is(err, errFinal) && errors.Is(context.Cause(hereCtx), errMoveToChild) && solveCtx.Err() == nil {
+		// Past the slice the job moves even when Run returned no error:
+		// the slice may have cut its difficulty figures short, not its
+		// search.
+		if !errors.Is(err, errFinal) && errors.Is(context.Cause(hereCtx), errMoveToChild) && solveCtx.Err() == nil {
 			log.Debug("job of a bundle past the in-process slice: its search starts over in a solve process")
 			a.moved = true
 			res, err = w.solveInChild(solveCtx, log, req, checkpoint)

@@ -161,14 +161,14 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	}
 }
 
-// TestBulkSearchRunsInAnIdleChild: a bulk job's search runs in a child
-// process of the worker under SCHED_IDLE (the default --bulk-priority)
-// while the worker keeps the normal policy; its
+// TestBulkSearchRunsInANicedChild: a bulk job's search runs in a child
+// process of the worker at niceness 10 (the default --bulk-priority) while
+// the worker stays at 0; its
 // checkpoints reach PostgreSQL through the worker; when the worker alone
 // is killed with SIGKILL (as the OOM killer would) its child stops too,
 // and another worker resumes the job from the last checkpoint. An
 // interactive job starts no child.
-func TestBulkSearchRunsInAnIdleChild(t *testing.T) {
+func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
@@ -193,9 +193,10 @@ func TestBulkSearchRunsInAnIdleChild(t *testing.T) {
 		t.Fatalf("solve processes below the worker: %+v, want one", kids)
 	}
 	child := kids[0]
-	const schedIdle = 5
-	if child.Policy != schedIdle || child.CPU < 200*time.Millisecond {
-		t.Fatalf("solve process %+v: want SCHED_IDLE and the search's CPU time", child)
+	// The search runs there: its CPU time (the machine may be busy with
+	// other tests, so not much of it).
+	if child.Nice != 10 || child.Policy != 0 || child.CPU < 20*time.Millisecond {
+		t.Fatalf("solve process %+v: want niceness 10 and the search's CPU time", child)
 	}
 
 	s.Work.KillAlone()

@@ -65,7 +65,7 @@ type flagGroups struct {
 
 // bulkPriorityFlag declares --bulk-priority (work and dev).
 func bulkPriorityFlag(fs *flag.FlagSet, cfg *config) {
-	fs.StringVar(&cfg.bulkPriority, "bulk-priority", env("PUZZLED_BULK_PRIORITY", "idle"), `CPU priority of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU: "idle" (SCHED_IDLE: only CPU time nothing else wants), a niceness 0–19, or "off" (bulk searches run in the worker process) [PUZZLED_BULK_PRIORITY]`)
+	fs.StringVar(&cfg.bulkPriority, "bulk-priority", env("PUZZLED_BULK_PRIORITY", "10"), `CPU priority of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU: a niceness 0–19, "idle" (SCHED_IDLE: only CPU time nothing else wants; for machines that run nothing else), or "off" (bulk searches run in the worker process) [PUZZLED_BULK_PRIORITY]`)
 }
 
 // flagSet declares the flags of cfg in the groups a command uses.

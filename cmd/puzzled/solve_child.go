@@ -27,7 +27,7 @@ const solveChildCommand = "solve-child"
 func runSolveChild(_ context.Context, args []string) error {
 	var cfg config
 	fs := flagSet(solveChildCommand, &cfg, flagGroups{})
-	priority := fs.String("priority", "idle", `"idle" or a niceness 0–19 (see work --bulk-priority)`)
+	priority := fs.String("priority", "10", `"idle" or a niceness 0–19 (see work --bulk-priority)`)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
