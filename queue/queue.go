@@ -177,13 +177,64 @@ func RedisOpt(addr string, db int) (asynq.RedisConnOpt, error) {
 type Client struct {
 	client    *asynq.Client
 	inspector *asynq.Inspector
-	rdb       redis.UniversalClient // for the marker of RedisLost
+	rdb       redis.UniversalClient // for the marker of RedisLost and the notices
+	channel   string                // of NotifyInteractive
 }
 
 // NewClient connects to Redis.
 func NewClient(opt asynq.RedisConnOpt) *Client {
-	return &Client{client: asynq.NewClient(opt), inspector: asynq.NewInspector(opt),
-		rdb: opt.MakeRedisClient().(redis.UniversalClient)}
+	rdb := opt.MakeRedisClient().(redis.UniversalClient)
+	return &Client{client: asynq.NewClient(opt), inspector: asynq.NewInspector(opt), rdb: rdb,
+		channel: interactiveChannel(rdb)}
+}
+
+// interactiveChannel is the pub/sub channel of NotifyInteractive. Pub/sub
+// ignores the DB index, so the channel names it: installations that share
+// a Redis server on different DBs do not hear each other.
+func interactiveChannel(rdb redis.UniversalClient) string {
+	db := 0
+	if c, ok := rdb.(*redis.Client); ok {
+		db = c.Options().DB
+	}
+	return "puzzled:interactive:" + strconv.Itoa(db)
+}
+
+// NotifyInteractive tells every worker that an interactive job is being
+// submitted, so that they stop their bulk searches for a moment (see
+// worker.YieldWindow). Best effort: a notice lost costs latency, nothing
+// else.
+func (c *Client) NotifyInteractive(ctx context.Context) error {
+	if err := c.rdb.Publish(ctx, c.channel, "").Err(); err != nil {
+		return fmt.Errorf("queue: notify interactive: %w", err)
+	}
+	return nil
+}
+
+// InteractiveNotices calls fn for each NotifyInteractive of any client
+// until ctx ends. It returns once subscribed, or with the error that
+// prevented it; go-redis resubscribes after a lost connection.
+func (c *Client) InteractiveNotices(ctx context.Context, fn func()) error {
+	sub := c.rdb.Subscribe(ctx, c.channel)
+	if _, err := sub.Receive(ctx); err != nil {
+		_ = sub.Close()
+		return fmt.Errorf("queue: subscribe to interactive notices: %w", err)
+	}
+	ch := sub.Channel()
+	go func() {
+		defer sub.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case _, ok := <-ch:
+				if !ok {
+					return
+				}
+				fn()
+			}
+		}
+	}()
+	return nil
 }
 
 // Close closes the connections.

@@ -16,6 +16,15 @@ import (
 // enqueues it later: the error is logged, not returned. The error returned
 // is CreateJob's, unwrapped, for the caller to map to a status.
 func Submit(ctx context.Context, st *store.Store, c *Client, p store.JobParams, log *slog.Logger) (store.Job, error) {
+	if p.Priority == Interactive {
+		// Before the job exists, so that bulk searches yield while it is
+		// stored too; in parallel, since the notice is best effort.
+		go func() {
+			if err := c.NotifyInteractive(context.WithoutCancel(ctx)); err != nil {
+				log.Debug("interactive notice lost", slog.Any("error", err))
+			}
+		}()
+	}
 	job, err := st.CreateJob(ctx, p)
 	if err != nil || job.State != wire.Queued {
 		return job, err

@@ -42,3 +42,16 @@ func (m *Metrics) Solved(kind string, verdict solver.Verdict, elapsed time.Durat
 
 // Checkpointed records a stored checkpoint.
 func (m *Metrics) Checkpointed(kind string) { m.checkpoints.WithLabelValues(kind).Inc() }
+
+// RegisterYieldMetrics exports how often and how long w's bulk searches
+// yielded to interactive work (Config.YieldToInteractive).
+func RegisterYieldMetrics(reg prometheus.Registerer, w *Worker) {
+	reg.MustRegister(
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "puzzled_bulk_yields_total", Help: "Times the bulk solve processes were stopped for interactive work.",
+		}, func() float64 { n, _ := w.Yielded(); return float64(n) }),
+		prometheus.NewCounterFunc(prometheus.CounterOpts{
+			Name: "puzzled_bulk_yield_seconds_total", Help: "Time the bulk solve processes spent stopped for interactive work.",
+		}, func() float64 { _, d := w.Yielded(); return d.Seconds() }),
+	)
+}

@@ -26,7 +26,10 @@ type ServeConfig struct {
 	// the interactive queue is empty (default queue.InteractivePoll).
 	InteractivePoll time.Duration
 	Dispatcher      *queue.Dispatcher
-	Logger          *slog.Logger
+	// Queue, if set, brings the notices of interactive submissions to a
+	// worker whose bulk searches yield to them (Config.YieldToInteractive).
+	Queue  *queue.Client
+	Logger *slog.Logger
 }
 
 // Serve runs the asynq server with w's handler and the dispatcher until ctx
@@ -54,6 +57,13 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	defer stopBeats()
 	if err := w.beat(beatCtx, logger); err != nil {
 		return fmt.Errorf("worker: register: %w", err)
+	}
+	if w.yield != nil && cfg.Queue != nil {
+		// Subscribed before the servers start; a worker that cannot
+		// subscribe still yields to the interactive jobs it runs.
+		if err := cfg.Queue.InteractiveNotices(beatCtx, w.InteractiveSubmitted); err != nil {
+			logger.Warn("bulk searches will not yield to interactive jobs submitted elsewhere", slog.Any("error", err))
+		}
 	}
 	mux := asynq.NewServeMux()
 	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)

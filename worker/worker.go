@@ -50,6 +50,9 @@ type Config struct {
 	// at a lower CPU priority (see package solveproc); nil runs every
 	// search in this process.
 	Processes *solveproc.Pool
+	// YieldToInteractive stops the child processes of Processes while an
+	// interactive job is on its way or running here (see yield.go).
+	YieldToInteractive bool
 }
 
 // Observer receives events for metrics.
@@ -83,6 +86,8 @@ type Worker struct {
 	// solving counts the jobs in run now: the difficulty playouts of one
 	// take the cores the others leave free (see playoutWorkers).
 	solving atomic.Int64
+	// yield stops the bulk searches for interactive work; nil: never.
+	yield *yielder
 }
 
 type startReply struct {
@@ -106,6 +111,9 @@ func New(cfg Config) *Worker {
 	}
 	w := &Worker{cfg: cfg, owner: store.Owner{ID: cfg.ID, DeadAfter: DeadAfter}, stopping: make(chan struct{}),
 		held: map[int64]bool{}}
+	if cfg.Processes != nil && cfg.YieldToInteractive {
+		w.yield = newYielder(cfg.Processes)
+	}
 	w.starts = newWriteMerger(256, w.flushStarts)
 	w.finishes = newWriteMerger(256, w.flushFinishes)
 	life, cancel := context.WithCancel(context.Background())
@@ -115,12 +123,35 @@ func New(cfg Config) *Worker {
 	return w
 }
 
+// InteractiveSubmitted tells the worker that an interactive job was
+// submitted (queue.Client.NotifyInteractive): its bulk searches yield for
+// a moment (YieldWindow), whichever worker takes the job.
+func (w *Worker) InteractiveSubmitted() {
+	if w.yield != nil {
+		w.yield.notice()
+	}
+}
+
+// Yielded reports how often the bulk searches were stopped for
+// interactive work, and for how long in all.
+func (w *Worker) Yielded() (pauses int64, paused time.Duration) {
+	if w.yield == nil {
+		return 0, 0
+	}
+	return w.yield.stats()
+}
+
 // Owner is how this worker claims jobs; the dispatcher takes over dead
 // workers' jobs in its name.
 func (w *Worker) Owner() store.Owner { return w.owner }
 
 // Close stops the worker's write mergers; call it after every handler returned.
-func (w *Worker) Close() { w.close() }
+func (w *Worker) Close() {
+	if w.yield != nil {
+		w.yield.close()
+	}
+	w.close()
+}
 
 func (w *Worker) flushStarts(ctx context.Context, ids []int64) ([]startReply, error) {
 	jobs, err := w.cfg.Store.StartJobs(ctx, ids, w.owner)
@@ -207,6 +238,9 @@ func (w *Worker) Shutdown() { close(w.stopping) }
 
 // HandleSolve is the asynq handler of queue.TypeSolve.
 func (w *Worker) HandleSolve(ctx context.Context, t *asynq.Task) error {
+	if w.yield != nil && isInteractive(ctx) {
+		defer w.yield.begin()()
+	}
 	p, err := queue.PayloadOf(t)
 	if err != nil {
 		return err

@@ -26,6 +26,7 @@ type config struct {
 	staleAfter      time.Duration
 	playouts        int
 	bulkPriority    string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
+	bulkYield       bool   // stop the bulk solve processes while interactive jobs are on their way
 	logLevel        string
 	limits          api.Limits
 	tokens          []api.StaticToken
@@ -47,6 +48,13 @@ func envInt(name string, def int) int {
 	return def
 }
 
+func envBool(name string, def bool) bool {
+	if v, err := strconv.ParseBool(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
+
 func envDuration(name string, def time.Duration) time.Duration {
 	if v, err := time.ParseDuration(os.Getenv(name)); err == nil {
 		return v
@@ -63,9 +71,10 @@ type flagGroups struct {
 	Work     bool // --concurrency, --checkpoint-every, --metrics-addr, --stale-after
 }
 
-// bulkPriorityFlag declares --bulk-priority (work and dev).
+// bulkPriorityFlag declares --bulk-priority and --bulk-yield (work and dev).
 func bulkPriorityFlag(fs *flag.FlagSet, cfg *config) {
 	fs.StringVar(&cfg.bulkPriority, "bulk-priority", env("PUZZLED_BULK_PRIORITY", "10"), `CPU priority of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU: a niceness 0–19, "idle" (SCHED_IDLE: only CPU time nothing else wants; for machines that run nothing else), or "off" (bulk searches run in the worker process) [PUZZLED_BULK_PRIORITY]`)
+	fs.BoolVar(&cfg.bulkYield, "bulk-yield", envBool("PUZZLED_BULK_YIELD", true), "stop the bulk solve processes for a moment whenever an interactive job is submitted or runs here: 20 ms a notice, at most 200 ms at a time, then at least 50 ms of running [PUZZLED_BULK_YIELD]")
 }
 
 // flagSet declares the flags of cfg in the groups a command uses.

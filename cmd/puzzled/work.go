@@ -65,16 +65,17 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	w := worker.New(worker.Config{
 		Store: st, Registry: kinds.Registry(), Logger: logger,
 		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
-		DifficultyPlayouts: cfg.playouts, Processes: pool,
+		DifficultyPlayouts: cfg.playouts, Processes: pool, YieldToInteractive: cfg.bulkYield,
 	})
+	worker.RegisterYieldMetrics(reg, w)
 	d := queue.NewDispatcher(queue.DispatcherConfig{
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
 	})
 	raiseMaxProcs(cfg, logger)
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.Int("interactive_slots", cfg.interactive),
-		slog.String("bulk_priority", cfg.bulkPriority), slog.String("worker_id", w.Owner().ID))
+		slog.String("bulk_priority", cfg.bulkPriority), slog.Bool("bulk_yield", cfg.bulkYield && pool != nil), slog.String("worker_id", w.Owner().ID))
 	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
-		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Logger: logger})
+		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Queue: qc, Logger: logger})
 }
 
 // workerStoreOpts: asynchronous commits, and a connection per solve plus

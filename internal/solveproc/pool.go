@@ -42,6 +42,7 @@ type Pool struct {
 	idle   []*child
 	all    map[*child]bool
 	closed bool
+	paused bool // Pause: every child is stopped, and new ones are
 }
 
 // NewPool returns a pool with no children yet; they start on demand.
@@ -245,7 +246,49 @@ func (p *Pool) get() (*child, error) {
 		return nil, fmt.Errorf("%w: pool closed", ErrNoChild)
 	}
 	p.all[c] = true
+	if p.paused {
+		c.pause(true)
+	}
 	return c, nil
+}
+
+// Pause stops every child (SIGSTOP) until Resume, children started
+// meanwhile included: their searches hold no CPU while interactive work
+// runs (see worker's yielder). A stopped child cannot answer a cancel, so
+// pauses must be short next to KillAfter; it can still be killed, and on
+// Linux the kernel kills it when this process dies (dieWithParent). Pause
+// does nothing on other systems.
+func (p *Pool) Pause() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.paused {
+		return
+	}
+	p.paused = true
+	for c := range p.all {
+		c.pause(true)
+	}
+}
+
+// Resume lets the children stopped by Pause go on (SIGCONT).
+func (p *Pool) Resume() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.paused {
+		return
+	}
+	p.paused = false
+	for c := range p.all {
+		c.pause(false)
+	}
+}
+
+// pause stops (SIGSTOP) or continues (SIGCONT) a live child; one that
+// exited meanwhile is no error.
+func (c *child) pause(stop bool) {
+	if c.alive() {
+		_ = pauseProcess(c.cmd.Process, stop)
+	}
 }
 
 func (p *Pool) start() (*child, error) {
@@ -262,6 +305,7 @@ func (p *Pool) start() (*child, error) {
 		return nil, fmt.Errorf("%w: %w", ErrNoChild, err)
 	}
 	cmd.Stdout = w
+	dieWithParent(cmd)
 	err = cmd.Start()
 	w.Close() // the child has its copy
 	if err != nil {
@@ -301,6 +345,7 @@ func (p *Pool) discard(c *child) {
 // exit), busy ones when their solve ends (the caller cancels those). It
 // waits up to timeout for them to exit, then kills what is left.
 func (p *Pool) Close(timeout time.Duration) {
+	p.Resume() // a stopped child could not exit
 	p.mu.Lock()
 	p.closed = true
 	for _, c := range p.idle {

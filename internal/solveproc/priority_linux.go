@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"syscall"
 
@@ -26,6 +27,27 @@ func SetPriority(p Priority) error {
 		}
 		return syscall.Setpriority(syscall.PRIO_PROCESS, tid, p.Nice)
 	})
+}
+
+// pauseProcess stops or continues a child process.
+func pauseProcess(p *os.Process, stop bool) error {
+	if stop {
+		return p.Signal(syscall.SIGSTOP)
+	}
+	return p.Signal(syscall.SIGCONT)
+}
+
+// dieWithParent has the kernel kill the child when the thread that starts
+// it dies, which includes this process being killed. A child notices
+// its parent's end by its stdin closing, but a child stopped by Pause
+// reads nothing. (Go threads outlive the goroutines they run unless one
+// locks a thread and exits; the worker starts children from no such
+// goroutine. A child killed otherwise fails one solve, which is retried.)
+func dieWithParent(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Pdeathsig = syscall.SIGKILL
 }
 
 // NameThreads sets the command name that ps and top show (comm, at most
