@@ -4,8 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -171,8 +174,9 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	t.Parallel()
 	level, want := hardSheep(t)
-	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
+	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1", "PUZZLED_METRICS_ADDR=127.0.0.1:0")
 	c := checkedClient(t, s.URL)
+	metrics := s.Work.WaitLog("worker metrics listening", 30*time.Second)["addr"].(string)
 
 	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), client.JobOptions{})
 	if err != nil {
@@ -199,8 +203,26 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatalf("solve process %+v: want niceness 10 and the search's CPU time", child)
 	}
 
+	// An interactive job submitted meanwhile stops the search for a moment.
+	quick, err = c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,7]}`), client.JobOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitJob(t, c, quick.ID, time.Minute, "finished", finished)
+	testwait.WaitFor(t, 10*time.Second, "the bulk search to yield", func() bool {
+		return scrapeMetric(t, metrics, "puzzled_bulk_yields_total") >= 1
+	})
+
+	// A stopped child reads no end of input, yet it must not outlive its
+	// worker. (Here two kernel rules end it: Pdeathsig, and the SIGHUP
+	// sent to a process group left orphaned with a stopped member; the
+	// test passes with either, the worker sets the first for cases where
+	// the second does not apply.)
+	if err := syscall.Kill(child.Pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
 	s.Work.KillAlone()
-	testwait.WaitFor(t, 10*time.Second, "the solve process to end with its worker", func() bool { return !child.Alive() })
+	testwait.WaitFor(t, 10*time.Second, "the stopped solve process to end with its worker", func() bool { return !child.Alive() })
 
 	s.StartWorker(t)
 	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
@@ -211,6 +233,31 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	if sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) || !sol.Stats.Resumed || done.Attempts != 2 {
 		t.Fatalf("resumed result %s resumed=%v attempts %d plan %s; want %s %s", sol.Verdict, sol.Stats.Resumed, done.Attempts, sol.Plan, want.Verdict, want.Plan)
 	}
+}
+
+// scrapeMetric reads one unlabelled sample from the /metrics at addr.
+func scrapeMetric(t *testing.T, addr, name string) float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.SplitSeq(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, name+" "); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+	}
+	t.Fatalf("no %s in the worker's metrics", name)
+	return 0
 }
 
 // solveChildren lists the solve processes below p.

@@ -315,6 +315,106 @@ func TestChildThreadsRunAtItsPriority(t *testing.T) {
 	}
 }
 
+// TestPausedChildrenHoldNoCPU: Pause stops every child, one started
+// while paused included (state T, CPU time flat), Resume lets them search
+// on, and a cancel after the pause ends their solves.
+func TestPausedChildrenHoldNoCPU(t *testing.T) {
+	p := newPoolAt(t, time.Minute, "10")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 2)
+	spin := func() {
+		_, err := p.Solve(ctx, Request{Kind: "spin", Level: []byte(`{"n":0}`)}, nil)
+		done <- err
+	}
+	waitChildren := func(n int) []int {
+		t.Helper()
+		for range 1000 {
+			if pids := p.pids(); len(pids) == n && procCPU(t, pids[len(pids)-1]) >= 0 {
+				return pids
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatalf("%d children, want %d", len(p.pids()), n)
+		return nil
+	}
+	go spin()
+	first := waitChildren(1)[0]
+	waitCPU(t, first, procCPU(t, first))
+
+	p.Pause()
+	go spin() // the first child is busy: a second one starts, paused
+	pids := waitChildren(2)
+	time.Sleep(50 * time.Millisecond) // SIGSTOP is delivered asynchronously
+	before := map[int]int{}
+	for _, pid := range pids {
+		if st := procState(t, pid); st != "T" {
+			t.Fatalf("child %d in state %s while paused, want T (stopped)", pid, st)
+		}
+		before[pid] = procCPU(t, pid)
+	}
+	time.Sleep(300 * time.Millisecond)
+	for _, pid := range pids {
+		if c := procCPU(t, pid); c != before[pid] {
+			t.Errorf("child %d used CPU while paused: %d ticks, then %d", pid, before[pid], c)
+		}
+	}
+
+	p.Resume()
+	for _, pid := range pids {
+		waitCPU(t, pid, before[pid])
+	}
+	cancel()
+	for range 2 {
+		select {
+		case err := <-done:
+			if err == nil || errors.Is(err, ErrFinal) || errors.Is(err, errChildLost) {
+				t.Errorf("canceled solve: %v, want the search's cancel error", err)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("a solve did not end 30 s after its cancel")
+		}
+	}
+}
+
+// waitCPU waits until the process has used more CPU time than from.
+func waitCPU(t *testing.T, pid, from int) {
+	t.Helper()
+	for range 1000 {
+		if procCPU(t, pid) > from {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("process %d used no CPU in 10 s", pid)
+}
+
+// procState is field 3 of /proc/pid/stat (R, S, T, …).
+func procState(t *testing.T, pid int) string {
+	return procStat(t, pid)[0]
+}
+
+// procCPU is utime+stime (fields 14 and 15) of /proc/pid/stat, in ticks.
+func procCPU(t *testing.T, pid int) int {
+	f := procStat(t, pid)
+	u, err1 := strconv.Atoi(f[14-3])
+	s, err2 := strconv.Atoi(f[15-3])
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	return u + s
+}
+
+// procStat is /proc/pid/stat from field 3 on.
+func procStat(t *testing.T, pid int) []string {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+}
+
 // threadSched reads fields 41 (policy) and 19 (nice) of
 // /proc/pid/task/tid/stat.
 func threadSched(t *testing.T, pid int, tid string) (policy, nice int) {
