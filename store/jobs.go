@@ -59,39 +59,38 @@ type JobParams struct {
 // level already has a definitive result from the same solver version, the
 // job is created done and cached, with a copy of that result.
 func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
+	// One statement, so one round trip and no BEGIN/COMMIT: an interactive
+	// job's POST waits on it (docs/queries.md, "Interactive capacity").
+	// The CTEs see the snapshot from before the statement, so the cached
+	// lookup cannot see the level this statement inserts, and needs not:
+	// a new level has no results.
 	var id int64
-	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body) VALUES ($1, $2, $3)
-			ON CONFLICT (hash) DO NOTHING`, p.Level.Hash, p.Level.Kind, string(p.Level.Body)); err != nil {
-			return fmt.Errorf("insert level: %w", err)
-		}
-		var src *int64
-		var verdict *string
-		err := tx.QueryRow(ctx, `SELECT r.job_id, r.verdict FROM results r
-			WHERE r.level_hash = $1 AND r.solver_version = $2 AND r.verdict IN `+definitiveVerdicts+`
-				AND `+cachedFor("$3")+`
-			ORDER BY r.difficulty IS NULL, r.job_id LIMIT 1`, p.Level.Hash, p.SolverVersion, wantsFigures(p.Playouts)).Scan(&src, &verdict)
-		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("find cached result: %w", err)
-		}
-		err = tx.QueryRow(ctx, `INSERT INTO jobs
+	err := s.pool.QueryRow(ctx, `
+		WITH lv AS (
+			INSERT INTO levels (hash, kind, body) VALUES ($1, $2, $9) ON CONFLICT (hash) DO NOTHING
+		), src AS (
+			SELECT r.job_id, r.verdict FROM results r
+			WHERE r.level_hash = $1 AND r.solver_version = $10 AND r.verdict IN `+definitiveVerdicts+`
+				AND `+cachedFor("$11")+`
+			ORDER BY r.difficulty IS NULL, r.job_id LIMIT 1
+		), j AS (
+			INSERT INTO jobs
 			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at, verdict,
 				difficulty_playouts)
-			VALUES ($1, $2, $3, $4, $5, $6, $7,
-				CASE WHEN $8 THEN 'done'::job_state ELSE 'queued' END, $8, CASE WHEN $8 THEN now() END, $9, $10)
-			RETURNING id`,
-			p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
-			nullJSON(p.Labels), p.MaxAttempts, src != nil, verdict, p.Playouts).Scan(&id)
-		if err != nil {
-			return fmt.Errorf("insert job: %w", err)
-		}
-		if src != nil {
-			if _, err := tx.Exec(ctx, copyResultSQL+` WHERE r.job_id = $2`, id, *src); err != nil {
-				return fmt.Errorf("copy cached result: %w", err)
-			}
-		}
-		return nil
-	})
+			SELECT $1, $2, $3, $4, $5, $6, $7,
+				CASE WHEN src.job_id IS NOT NULL THEN 'done'::job_state ELSE 'queued' END, src.job_id IS NOT NULL,
+				CASE WHEN src.job_id IS NOT NULL THEN now() END, src.verdict, $8
+			FROM (SELECT) one LEFT JOIN src ON true
+			RETURNING id
+		), copied AS (
+			`+insertResults+`
+			SELECT j.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
+			FROM j, src JOIN results r ON r.job_id = src.job_id
+		)
+		SELECT id FROM j`,
+		p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
+		nullJSON(p.Labels), p.MaxAttempts, p.Playouts, string(p.Level.Body), p.SolverVersion,
+		wantsFigures(p.Playouts)).Scan(&id)
 	if err != nil {
 		return Job{}, fmt.Errorf("store: create job: %w", err)
 	}

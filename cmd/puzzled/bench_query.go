@@ -43,6 +43,7 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
 	fs.IntVar(&cfg.concurrency, "concurrency", 2, "bulk worker concurrency")
 	slots := fs.Int("interactive-slots", 1, "reserved interactive slots")
+	fs.DurationVar(&cfg.interactivePoll, "interactive-poll", queue.InteractivePoll, "idle poll of the reserved interactive slots")
 	bulkPriorityFlag(fs, &cfg)
 	busyBaseline := fs.Bool("busy-baseline", true, "also measure the busy phase with the bulk searches inside the worker process (--bulk-priority off), as a baseline of the same run")
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
