@@ -18,7 +18,7 @@ import (
 const (
 	// YieldWindow is how long a notice of a submitted interactive job
 	// keeps the solve processes stopped: long enough for the job to be
-	// picked up here or elsewhere (an idle stack answers in about 4 ms).
+	// picked up here or elsewhere (an idle stack answers in 4–10 ms).
 	YieldWindow = 20 * time.Millisecond
 	// YieldTail keeps them stopped after an interactive job ended here,
 	// while its result travels to the client.
