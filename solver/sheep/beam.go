@@ -20,13 +20,15 @@ import (
 // it finds nothing, the passes go on as before.
 
 // beamRun is one beam of a schedule: its width, the weight of dug-out
-// tiles in its evaluation (beamEval), and the least share of the tiles
+// tiles in its evaluation (beamEval), the least share of the tiles
 // (percent) that an earlier beam's best state must have cleared for it to
-// run at all.
+// run at all, and perParent: when > 0, a layer keeps at most that many
+// children of any one state of the layer before (capKids), 0 for no cap.
 type beamRun struct {
-	width int
-	dig   int64
-	near  int
+	width     int
+	dig       int64
+	near      int
+	perParent int
 }
 
 // defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
@@ -46,7 +48,8 @@ type beamRun struct {
 // L255w deals it does not win its best state has cleared 222–228. So the
 // wide beams run only after a narrower one got within 80 % of a win.
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
-	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80}}
+	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80, perParent: 2},
+	{width: 8000, dig: 200, near: 80, perParent: 2}}
 
 // beamPhase runs the schedule's beams in order until one wins (line) or
 // the meter stops (stopped). It is a pure function of the level and the
@@ -136,19 +139,14 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 				b.undo(mv)
 			}
 		}
-		if len(kids) > width {
-			slices.SortFunc(kids, func(x, y beamNode) int {
-				switch {
-				case x.score > y.score:
-					return -1
-				case x.score < y.score:
-					return 1
-				}
-				// ties by hash (halved to fit an int): the order is
-				// a function of the states, not of the sort
-				return int(x.hash>>1) - int(y.hash>>1)
-			})
-			kids = kids[:width]
+		// Without a cap a layer that fits is kept in the order it was
+		// generated, as before sheep/7; with one it is sorted even when
+		// it fits, since one parent may still have too many children.
+		if len(kids) > width || br.perParent > 0 {
+			sortKids(kids)
+			var dropped int
+			kids, dropped = capKids(kids, width, br.perParent)
+			s.capped += int64(dropped)
 		}
 		next := make([]*board, 0, len(kids))
 		for _, kd := range kids {
@@ -168,6 +166,58 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		cleared = max(cleared, s.beamBest(lineage, cur))
 	}
 	return nil, cleared, false
+}
+
+// sortKids sorts a layer's children best first: score descending, ties
+// by hash (halved to fit an int), so the order is a function of the
+// states, not of the sort.
+func sortKids(kids []beamNode) {
+	slices.SortFunc(kids, func(x, y beamNode) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return int(x.hash>>1) - int(y.hash>>1)
+	})
+}
+
+// capKids keeps the layer's children from kids, sorted by sortKids: it
+// walks them best first and keeps each unless its parent already has
+// perParent kept children, until width are kept. perParent 0 means no
+// cap: the first width, as before sheep/7. It returns the kept children
+// (a prefix of kids' storage, in their order) and how many the cap
+// dropped on the way.
+//
+// Children the cap dropped do not refill the layer when fewer than width
+// are kept: the layer is then narrower, and since it has at most
+// perParent children per parent it has more distinct parents than the
+// previous layer, so the beam widens again within a few clicks. Refilling
+// would fill a narrow layer with siblings again, the crowding the cap is
+// there to stop (this is also the version measured in docs/sheep.md).
+func capKids(kids []beamNode, width, perParent int) (kept []beamNode, dropped int) {
+	if perParent <= 0 {
+		return kids[:min(width, len(kids))], 0
+	}
+	n := 0 // parents are indexes into the previous layer
+	for _, k := range kids {
+		n = max(n, int(k.parent)+1)
+	}
+	per := make([]int32, n)
+	kept = kids[:0]
+	for _, k := range kids {
+		if len(kept) == width {
+			break
+		}
+		if int(per[k.parent]) >= perParent {
+			dropped++
+			continue
+		}
+		per[k.parent]++
+		kept = append(kept, k) // kept is never ahead of the walk
+	}
+	return kept, dropped
 }
 
 // beamBest makes the line to the state of layer that cleared the most
