@@ -306,8 +306,9 @@ func TestRestartGate(t *testing.T) {
 }
 
 // TestCapKids: sortKids orders a layer best first (ties by hash), and
-// capKids keeps at most perParent children of a parent, stops at width,
-// and with perParent 0 takes the first width like sheep/6.
+// capKids keeps a layer that fits whole, else at most perParent children
+// of a parent, stopping at width, and with perParent 0 takes the first
+// width like sheep/6.
 func TestCapKids(t *testing.T) {
 	t.Parallel()
 	type kid struct {
@@ -325,13 +326,14 @@ func TestCapKids(t *testing.T) {
 		{"empty", nil, 4, 2, nil, 0},
 		{"no cap, all fit", []kid{{0, 5, 1}, {0, 9, 2}, {1, 7, 3}}, 4, 0, []uint64{2, 3, 1}, 0},
 		{"no cap, first width", []kid{{0, 5, 1}, {0, 9, 2}, {0, 8, 4}, {1, 7, 3}}, 2, 0, []uint64{2, 4}, 0},
-		{"cap 1", []kid{{0, 9, 1}, {0, 8, 2}, {1, 7, 3}, {1, 6, 4}, {2, 5, 5}}, 10, 1, []uint64{1, 3, 5}, 2},
-		{"cap 2", []kid{{0, 9, 1}, {0, 8, 2}, {0, 7, 3}, {1, 6, 4}, {2, 5, 5}, {2, 4, 6}, {2, 3, 7}}, 10, 2, []uint64{1, 2, 4, 5, 6}, 2},
+		{"cap 1", []kid{{0, 9, 1}, {0, 8, 2}, {1, 7, 3}, {1, 6, 4}, {2, 5, 5}}, 4, 1, []uint64{1, 3, 5}, 2},
+		{"cap 2", []kid{{0, 9, 1}, {0, 8, 2}, {0, 7, 3}, {1, 6, 4}, {2, 5, 5}, {2, 4, 6}, {2, 3, 7}}, 6, 2, []uint64{1, 2, 4, 5, 6}, 2},
 		{"width stops the walk", []kid{{0, 9, 1}, {0, 8, 2}, {1, 7, 3}, {0, 6, 4}, {1, 5, 5}, {2, 4, 6}}, 2, 1, []uint64{1, 3}, 1},
-		{"all from one parent", []kid{{3, 1, 10}, {3, 4, 11}, {3, 3, 12}, {3, 2, 13}}, 8, 2, []uint64{11, 12}, 2},
-		{"ties by hash", []kid{{0, 5, 40}, {1, 5, 10}, {0, 5, 20}, {1, 5, 30}}, 8, 1, []uint64{10, 20}, 2},
-		{"cap above every count", []kid{{0, 9, 1}, {1, 8, 2}, {0, 7, 3}}, 3, 5, []uint64{1, 2, 3}, 0},
-		{"cap with a layer that fits", []kid{{0, 3, 1}, {0, 2, 2}, {1, 1, 3}}, 100, 1, []uint64{1, 3}, 1},
+		{"all from one parent", []kid{{3, 1, 10}, {3, 4, 11}, {3, 3, 12}, {3, 2, 13}}, 3, 2, []uint64{11, 12}, 2},
+		{"ties by hash", []kid{{0, 5, 40}, {1, 5, 10}, {0, 5, 20}, {1, 5, 30}}, 3, 1, []uint64{10, 20}, 2},
+		{"cap above every count", []kid{{0, 9, 1}, {1, 8, 2}, {0, 7, 3}}, 2, 5, []uint64{1, 2}, 0},
+		{"a layer that fits is kept whole", []kid{{0, 3, 1}, {0, 2, 2}, {1, 1, 3}}, 3, 1, []uint64{1, 2, 3}, 0},
+		{"one more than fits", []kid{{0, 3, 1}, {0, 2, 2}, {1, 1, 3}, {1, 0, 4}}, 3, 1, []uint64{1, 3}, 2},
 	}
 	for _, c := range cases {
 		kids := make([]beamNode, len(c.kids))
