@@ -47,6 +47,20 @@ type beamRun struct {
 // state at 18–195 of 255 tiles cleared (most under 135), while on the six
 // L255w deals it does not win its best state has cleared 222–228. So the
 // wide beams run only after a narrower one got within 80 % of a win.
+//
+// sheep/7 caps the beams of 4000 and 8000 at two children of any one
+// state of the layer before (perParent; capKids). Uncapped, a wide beam
+// on the hard L255w deals fills with the children of a few states and
+// dies out like a narrower one: sheep/6's schedule, whose beam of 4000
+// is uncapped, leaves deals 126, 459, 549, 721, 726, 821 and 936 unknown
+// at 10 s (15–20M nodes; 20M nodes do not win them either). Capped, the
+// beam of 4000 alone wins six of them (5.1–5.6M nodes) and dies out on
+// 821 after 4.9M, which the capped beam of 8000 wins (9.9M); in the
+// schedule the seven take 7.8–18.0M nodes (3.8–9.6 s). On L255w deals
+// 0–199 both schedules take the same nodes on the 197 deals sheep/6
+// solves (a beam of at most 2000 or pass 0 wins them) and sheep/7 adds
+// deal 126; L255 deals 0–4 take the same nodes (the gate keeps the wide
+// beams off).
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80, perParent: 2},
 	{width: 8000, dig: 200, near: 80, perParent: 2}}
