@@ -210,11 +210,11 @@ func sortKids(kids []beamNode) {
 // way.
 //
 // Children the cap dropped do not refill the layer when fewer than width
-// are kept: the layer is then narrower, and since it has at most
-// perParent children per parent it has more distinct parents than the
-// previous layer, so the beam widens again within a few clicks. Refilling
-// would fill a narrow layer with siblings again, the crowding the cap is
-// there to stop (this is also the version measured in docs/sheep.md).
+// are kept: the layer is then narrower, but every kept state has at most
+// perParent-1 siblings, and each has children of its own, so the next
+// layers fill up again. Refilling would put back the siblings of states
+// already kept, the crowding the cap is there to stop. (Refilling was not
+// measured; the figures in docs/sheep.md are for this version.)
 func capKids(kids []beamNode, width, perParent int) (kept []beamNode, dropped int) {
 	if perParent <= 0 || len(kids) <= width {
 		return kids[:min(width, len(kids))], 0
