@@ -20,13 +20,15 @@ import (
 // it finds nothing, the passes go on as before.
 
 // beamRun is one beam of a schedule: its width, the weight of dug-out
-// tiles in its evaluation (beamEval), and the least share of the tiles
+// tiles in its evaluation (beamEval), the least share of the tiles
 // (percent) that an earlier beam's best state must have cleared for it to
-// run at all.
+// run at all, and perParent: when > 0, a layer keeps at most that many
+// children of any one state of the layer before (capKids), 0 for no cap.
 type beamRun struct {
-	width int
-	dig   int64
-	near  int
+	width     int
+	dig       int64
+	near      int
+	perParent int
 }
 
 // defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
@@ -45,8 +47,23 @@ type beamRun struct {
 // state at 18–195 of 255 tiles cleared (most under 135), while on the six
 // L255w deals it does not win its best state has cleared 222–228. So the
 // wide beams run only after a narrower one got within 80 % of a win.
+//
+// sheep/7 caps the beams of 4000 and 8000 at two children of any one
+// state of the layer before (perParent; capKids). Uncapped, a wide beam
+// on the hard L255w deals fills with the children of a few states and
+// dies out like a narrower one: sheep/6's schedule, whose beam of 4000
+// is uncapped, leaves deals 126, 459, 549, 721, 726, 821 and 936 unknown
+// at 10 s (15–20M nodes; 20M nodes do not win them either). Capped, the
+// beam of 4000 alone wins six of them (5.1–5.6M nodes) and dies out on
+// 821 after 4.9M, which the capped beam of 8000 wins (9.9M); in the
+// schedule the seven take 7.8–18.0M nodes (3.8–9.6 s). On L255w deals
+// 0–199 both schedules take the same nodes on the 197 deals sheep/6
+// solves (a beam of at most 2000 or pass 0 wins them) and sheep/7 adds
+// deal 126; L255 deals 0–4 take the same nodes (the gate keeps the wide
+// beams off).
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
-	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80}}
+	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80, perParent: 2},
+	{width: 8000, dig: 200, near: 80, perParent: 2}}
 
 // beamPhase runs the schedule's beams in order until one wins (line) or
 // the meter stops (stopped). It is a pure function of the level and the
@@ -136,19 +153,13 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 				b.undo(mv)
 			}
 		}
+		// A layer that fits is kept whole, in the order it was
+		// generated (capKids would keep it whole too).
 		if len(kids) > width {
-			slices.SortFunc(kids, func(x, y beamNode) int {
-				switch {
-				case x.score > y.score:
-					return -1
-				case x.score < y.score:
-					return 1
-				}
-				// ties by hash (halved to fit an int): the order is
-				// a function of the states, not of the sort
-				return int(x.hash>>1) - int(y.hash>>1)
-			})
-			kids = kids[:width]
+			sortKids(kids)
+			var dropped int
+			kids, dropped = capKids(kids, width, br.perParent)
+			s.capped += int64(dropped)
 		}
 		next := make([]*board, 0, len(kids))
 		for _, kd := range kids {
@@ -168,6 +179,69 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		cleared = max(cleared, s.beamBest(lineage, cur))
 	}
 	return nil, cleared, false
+}
+
+// sortKids sorts a layer's children best first: score descending, ties
+// by hash (halved to fit an int), so the order is a function of the
+// states, not of the sort.
+func sortKids(kids []beamNode) {
+	slices.SortFunc(kids, func(x, y beamNode) int {
+		switch {
+		case x.score > y.score:
+			return -1
+		case x.score < y.score:
+			return 1
+		}
+		return int(x.hash>>1) - int(y.hash>>1)
+	})
+}
+
+// capKids keeps the layer's children from kids, sorted by sortKids. A
+// layer of at most width children is kept whole: the cap is for a layer
+// whose children compete for its places, and capping one that fits only
+// throws states away (the first layer of a beam would keep two of the
+// start's clicks; capping every layer, the schedule left L255w deals 549
+// and 721 unknown at 10 s, 17M nodes, which it wins in 8.5M and 9.0M
+// when only full layers are capped). Otherwise it walks
+// them best first and keeps each unless its parent already has perParent
+// kept children, until width are kept. perParent 0 means no cap: the
+// first width, as before sheep/7. It returns the kept children (a prefix
+// of kids' storage, in their order) and how many the cap dropped on the
+// way.
+//
+// Children the cap dropped do not refill the layer when fewer than width
+// are kept: the layer is then narrower, but every kept state has at most
+// perParent-1 siblings, and each has children of its own, so the next
+// layers fill up again. Refilling would put back the siblings of states
+// already kept, the crowding the cap is there to stop. Measured, neither
+// wins all: of the 23 L255w deals sheep/6 left unknown that docs/sheep.md
+// lists, refilling wins 270 and 419 but not 721 (not even with 30M
+// nodes), this version 721 but not 270 and 419 (not with 30M either);
+// both the same on deals 0–199. This one is kept: it is what the
+// figures were first measured with, and it spends fewer nodes per beam
+// (but for deal 821: 18.0M against 8.5M).
+func capKids(kids []beamNode, width, perParent int) (kept []beamNode, dropped int) {
+	if perParent <= 0 || len(kids) <= width {
+		return kids[:min(width, len(kids))], 0
+	}
+	n := 0 // parents are indexes into the previous layer
+	for _, k := range kids {
+		n = max(n, int(k.parent)+1)
+	}
+	per := make([]int32, n)
+	kept = kids[:0]
+	for _, k := range kids {
+		if len(kept) == width {
+			break
+		}
+		if int(per[k.parent]) >= perParent {
+			dropped++
+			continue
+		}
+		per[k.parent]++
+		kept = append(kept, k) // kept is never ahead of the walk
+	}
+	return kept, dropped
 }
 
 // beamBest makes the line to the state of layer that cleared the most

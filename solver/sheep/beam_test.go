@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -301,5 +302,114 @@ func TestRestartGate(t *testing.T) {
 	t.Logf("restarts skipped %v, run %v (by gate %%)", skipped, ran)
 	if skipped[0] != 0 || ran[101] != 0 || skipped[50] == 0 || ran[50] == 0 || skipped[101] == 0 {
 		t.Fatalf("restarts skipped %v, run %v: the gate must fire on both sides", skipped, ran)
+	}
+}
+
+// TestCapKids: sortKids orders a layer best first (ties by hash), and
+// capKids keeps a layer that fits whole, else at most perParent children
+// of a parent, stopping at width, and with perParent 0 takes the first
+// width like sheep/6.
+func TestCapKids(t *testing.T) {
+	t.Parallel()
+	type kid struct {
+		parent int32
+		score  int64
+		hash   uint64
+	}
+	cases := []struct {
+		name             string
+		kids             []kid
+		width, perParent int
+		want             []uint64 // hashes of the kept kids, in order
+		dropped          int
+	}{
+		{"empty", nil, 4, 2, nil, 0},
+		{"no cap, all fit", []kid{{0, 5, 1}, {0, 9, 2}, {1, 7, 3}}, 4, 0, []uint64{2, 3, 1}, 0},
+		{"no cap, first width", []kid{{0, 5, 1}, {0, 9, 2}, {0, 8, 4}, {1, 7, 3}}, 2, 0, []uint64{2, 4}, 0},
+		{"cap 1", []kid{{0, 9, 1}, {0, 8, 2}, {1, 7, 3}, {1, 6, 4}, {2, 5, 5}}, 4, 1, []uint64{1, 3, 5}, 2},
+		{"cap 2", []kid{{0, 9, 1}, {0, 8, 2}, {0, 7, 3}, {1, 6, 4}, {2, 5, 5}, {2, 4, 6}, {2, 3, 7}}, 6, 2, []uint64{1, 2, 4, 5, 6}, 2},
+		{"width stops the walk", []kid{{0, 9, 1}, {0, 8, 2}, {1, 7, 3}, {0, 6, 4}, {1, 5, 5}, {2, 4, 6}}, 2, 1, []uint64{1, 3}, 1},
+		{"all from one parent", []kid{{3, 1, 10}, {3, 4, 11}, {3, 3, 12}, {3, 2, 13}}, 3, 2, []uint64{11, 12}, 2},
+		{"ties by hash", []kid{{0, 5, 40}, {1, 5, 10}, {0, 5, 20}, {1, 5, 30}}, 3, 1, []uint64{10, 20}, 2},
+		{"cap above every count", []kid{{0, 9, 1}, {1, 8, 2}, {0, 7, 3}}, 2, 5, []uint64{1, 2}, 0},
+		{"a layer that fits is kept whole", []kid{{0, 3, 1}, {0, 2, 2}, {1, 1, 3}}, 3, 1, []uint64{1, 2, 3}, 0},
+		{"one more than fits", []kid{{0, 3, 1}, {0, 2, 2}, {1, 1, 3}, {1, 0, 4}}, 3, 1, []uint64{1, 3}, 2},
+	}
+	for _, c := range cases {
+		kids := make([]beamNode, len(c.kids))
+		for k, kd := range c.kids {
+			kids[k] = beamNode{parent: kd.parent, tile: int32(k), score: kd.score, hash: kd.hash}
+		}
+		sortKids(kids)
+		for k := 1; k < len(kids); k++ {
+			x, y := kids[k-1], kids[k]
+			if x.score < y.score || (x.score == y.score && x.hash > y.hash) {
+				t.Fatalf("%s: sortKids out of order at %d: %+v", c.name, k, kids)
+			}
+		}
+		kept, dropped := capKids(kids, c.width, c.perParent)
+		var got []uint64
+		for _, kd := range kept {
+			got = append(got, kd.hash)
+		}
+		if !slices.Equal(got, c.want) || dropped != c.dropped {
+			t.Errorf("%s: kept %v dropped %d, want %v dropped %d", c.name, got, dropped, c.want, c.dropped)
+		}
+	}
+}
+
+// TestBeamPerParentAgainstOracle: on random small levels beams with a
+// per-parent cap (1 and 2, widths 4 to 64) only ever return lines that
+// replay as wins, never on a level the oracle finds unsolvable, and the
+// cap fires on many levels.
+func TestBeamPerParentAgainstOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(27, 2026))
+	var runs []beamRun
+	for _, w := range []int{4, 8, 16, 64} {
+		for _, pp := range []int{1, 2} {
+			runs = append(runs, beamRun{width: w, dig: 100, perParent: pp})
+		}
+	}
+	wins := make([]int, len(runs))
+	cappedLevels := make([]int, len(runs))
+	solvable := 0
+	const levels = 1000
+	for k := range levels {
+		l := mustParse(t, smallLevel(rng))
+		want := newOracle(l).solve() != nil
+		if want {
+			solvable++
+		}
+		for r, br := range runs {
+			m, _ := solver.NewMeter(context.Background(), solver.Options{})
+			s := newSearch(l, m, schedule{})
+			line, _, stopped := s.beamSearch(br)
+			if stopped {
+				t.Fatalf("level %d: beam stopped without a budget", k)
+			}
+			if s.capped > 0 {
+				cappedLevels[r]++
+			}
+			if line == nil {
+				continue
+			}
+			wins[r]++
+			if !want {
+				t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
+			}
+			if o, err := replay(l, line); err != nil || !o.Won {
+				t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
+			}
+		}
+	}
+	t.Logf("%d of %d levels solvable; beams %v: wins %v, levels where the cap fired %v", solvable, levels, runs, wins, cappedLevels)
+	if solvable > levels*9/10 || solvable < levels/2 {
+		t.Fatalf("%d of %d levels solvable: the test needs both kinds", solvable, levels)
+	}
+	for r := range runs {
+		if wins[r] == 0 || cappedLevels[r] < levels/10 {
+			t.Fatalf("beam %+v: %d wins, cap fired on %d of %d levels", runs[r], wins[r], cappedLevels[r], levels)
+		}
 	}
 }

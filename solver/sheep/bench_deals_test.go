@@ -48,9 +48,11 @@ func benchDeals() int {
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
 // SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node budget
-// instead), with sheep/6 and with sheep/2 (sheep2Schedule: its schedule and
-// pruning on today's table and node) on the same deals, in the same run. Besides the verdict counts it reports proven-unsolvable deals by
-// proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
+// instead), with sheep/7, with sheep/6 (sheep6ScheduleFor: today's search
+// with sheep/6's beams) and with sheep/2 (sheep2Schedule: its schedule and
+// pruning on today's table and node) on the same deals, in the same run;
+// -bench 'BenchmarkDeals/layout=L/solver=sheepN$' picks one. Besides the
+// verdict counts it reports proven-unsolvable deals by proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
 // SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1);
 // SHEEP_BENCH_LOG=1 logs every deal's verdict, proof, nodes and time. Run
 // with -benchtime=1x.
@@ -72,7 +74,7 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep6", scheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep7", scheduleFor}, {"sheep6", sheep6ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -131,4 +133,19 @@ func sheep2ScheduleFor(l *Level) schedule {
 		return schedule{noPressure: true, noSleep: true}
 	}
 	return sheep2Schedule
+}
+
+// sheep6Beams are the beams of sheep/6: no per-parent cap, no beam of
+// 8000.
+var sheep6Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80}}
+
+// sheep6ScheduleFor is scheduleFor with sheep/6's beams: the same
+// passes, so the two differ only in the beams.
+func sheep6ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	if sc.beams != nil {
+		sc.beams = sheep6Beams
+	}
+	return sc
 }

@@ -35,6 +35,11 @@ import (
 // move lists of the unlimited pass leave out the asleep moves (sleep.go),
 // so a version 5 frame's move index names another move. Older payloads
 // are rejected as an unknown version, and the worker starts afresh.
+// sheep/7 still writes version 6: it changed only the beams (wider, with
+// a per-parent cap), which keep no state in checkpoints. A payload saved
+// in pass 0 makes a resumed search run the beams again from the start,
+// the new ones under sheep/7; passes, move lists and tables are those of
+// sheep/6, so a sheep/6 payload means the same to sheep/7 and vice versa.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every

@@ -185,6 +185,7 @@ type search struct {
 	stamp   int32
 	slept   int64 // sleep-set entries of the frames opened: moves skipped (tests show sleep sets firing)
 	beamWon bool  // the win came from a beam (tests show beams firing)
+	capped  int64 // beam children dropped by beamRun.perParent (tests show the cap firing)
 	noMove  int64 // states with one free slot retracted by completable (tests show it firing)
 	skipped bool  // the restarts were skipped (restartNear; tests show it firing)
 	// gateCleared is the best line's cleared tiles when restartNear was

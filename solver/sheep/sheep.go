@@ -57,10 +57,10 @@
 // random bonus, then an unlimited pass with the plain order; smaller
 // levels get the unlimited pass at once. Between the first pass and the
 // restarts, projections onto a few type subsets are searched for a proof
-// (project.go), then beam searches of widths 50 to 4000 (beam.go): each
-// keeps the best states of every click depth by a static evaluation and
-// only ever returns a line, which the result replays, so it can win but
-// never prove. The restarts run only when the best line so far cleared
+// (project.go), then beam searches of widths 50 to 8000 (beam.go): each
+// keeps the best states of every click depth by a static evaluation (the
+// widest at most two children of any one state) and only ever returns a
+// line, which the result replays, so it can win but never prove. The restarts run only when the best line so far cleared
 // 80 % of the tiles (elsewhere they never won behind the beams); otherwise
 // the unlimited pass follows at once. The unlimited pass and projection
 // searches also prune states in which no triple can be completed before
@@ -113,7 +113,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/6" }
+func (kind) Version() string { return "sheep/7" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
