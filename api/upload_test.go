@@ -86,16 +86,32 @@ func TestBatchUploadLimits(t *testing.T) {
 			resp.Body.Close()
 			first <- resp.StatusCode
 		}()
-		if _, err := io.WriteString(pw, line); err != nil { // returns once the handler reads: the slot is held
+		// Registered after setup's, so it runs first: a failure below
+		// must not leave the first upload, and the server's Close, hanging.
+		t.Cleanup(func() { pw.Close() })
+		if _, err := io.WriteString(pw, line); err != nil {
 			t.Fatal(err)
 		}
-		resp, err := http.Post(f.url+"/v1/batches", "application/x-ndjson", strings.NewReader(line))
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
-			t.Fatalf("second upload: %d Retry-After %q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+		// The write returns once the client has taken the line, not once
+		// the handler has read it and holds the slot: a second upload that
+		// gets there first is served (202). So ask until one is refused.
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			resp, err := http.Post(f.url+"/v1/batches", "application/x-ndjson", strings.NewReader(line))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode == 503 {
+				if resp.Header.Get("Retry-After") == "" {
+					t.Fatal("second upload: 503 without Retry-After")
+				}
+				break
+			}
+			if resp.StatusCode != 202 || time.Now().After(deadline) {
+				t.Fatalf("second upload: %d, want 503 with Retry-After while the first holds the slot", resp.StatusCode)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
 		pw.Close()
 		if code := <-first; code != 202 {

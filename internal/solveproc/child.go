@@ -27,9 +27,11 @@ const freeAfter = 100 * time.Millisecond
 func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registry, log *slog.Logger) error {
 	r, w := bufio.NewReaderSize(in, 64<<10), bufio.NewWriterSize(out, 64<<10)
 	type solve struct {
-		req header
-		lvl []byte
-		res []byte
+		req    header
+		lvl    []byte
+		res    []byte
+		ctx    context.Context
+		cancel context.CancelFunc
 	}
 	var (
 		mu      sync.Mutex
@@ -66,7 +68,13 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registr
 					readErr <- fmt.Errorf("solveproc: solve frame %d without a request", h.Seq)
 					return
 				}
-				solves <- solve{req: h, lvl: blob(blobs, 0), res: blob(blobs, 1)}
+				// Running from here on: a cancel frame right behind this
+				// one must find it, even before the loop below takes it.
+				sctx, cancel := context.WithCancel(ctx)
+				mu.Lock()
+				running, stop = h.Seq, cancel
+				mu.Unlock()
+				solves <- solve{req: h, lvl: blob(blobs, 0), res: blob(blobs, 1), ctx: sctx, cancel: cancel}
 			default:
 				readErr <- fmt.Errorf("solveproc: unknown frame %q", h.Op)
 				return
@@ -79,10 +87,6 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registr
 		if len(req.Resume) == 0 {
 			req.Resume = nil // a frame does not tell nil from empty; no checkpoint is empty
 		}
-		sctx, cancel := context.WithCancel(ctx)
-		mu.Lock()
-		running, stop = s.req.Seq, cancel
-		mu.Unlock()
 		// The parent retries a solve whose child died before this frame.
 		werr := writeFrame(w, header{Op: opStarted, Seq: s.req.Seq})
 		checkpoint := func(b []byte) {
@@ -91,11 +95,11 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, reg *solver.Registr
 			}
 		}
 		start := time.Now()
-		res, err := Run(sctx, reg, req, checkpoint, log.With(slog.Int64("job_id", req.JobID)))
+		res, err := Run(s.ctx, reg, req, checkpoint, log.With(slog.Int64("job_id", req.JobID)))
 		mu.Lock()
 		running, stop = 0, nil
 		mu.Unlock()
-		cancel()
+		s.cancel()
 		done := header{Op: opDone, Seq: s.req.Seq}
 		if err != nil {
 			done.Error, done.Class = err.Error(), classSearch

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math/rand/v2"
 	"os"
@@ -253,6 +254,62 @@ func TestPoolKillsADeafChild(t *testing.T) {
 	}
 	if res, err := p.Solve(context.Background(), Request{Kind: "spin", Level: []byte(`{"n":10}`)}, nil); err != nil || res.Verdict != solver.Solved {
 		t.Fatalf("solve after the kill: %+v, %v", res, err)
+	}
+}
+
+// TestCancelRightBehindItsSolve: a cancel frame that arrives together
+// with its solve frame ends that solve. (Serve once registered a solve
+// only when its loop took it from the reader, so a cancel read in between
+// was dropped and the search ran on until the parent killed the child.)
+func TestCancelRightBehindItsSolve(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	served := make(chan error, 1)
+	go func() {
+		served <- Serve(context.Background(), inR, outW, testRegistry(), slog.New(slog.DiscardHandler))
+	}()
+	frames := make(chan header)
+	go func() {
+		defer close(frames)
+		r := bufio.NewReader(outR)
+		for {
+			h, _, err := readFrame(r)
+			if err != nil {
+				return
+			}
+			frames <- h
+		}
+	}()
+	// Both frames in one write, so the reader has the cancel as soon as
+	// it has the solve.
+	var buf bytes.Buffer
+	w := bufio.NewWriter(&buf)
+	for seq := uint64(1); seq <= 200; seq++ {
+		buf.Reset()
+		if err := writeFrame(w, header{Op: opSolve, Seq: seq, Request: &Request{Kind: "spin"}}, []byte(`{"n":0}`), nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := writeFrame(w, header{Op: opCancel, Seq: seq}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := inW.Write(buf.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		for done := false; !done; {
+			select {
+			case h, ok := <-frames:
+				if !ok {
+					t.Fatalf("solve %d: the child stopped writing: %v", seq, <-served)
+				}
+				done = h.Op == opDone && h.Seq == seq
+			case <-time.After(10 * time.Second):
+				t.Fatalf("solve %d still searching 10 s after its cancel", seq)
+			}
+		}
+	}
+	inW.Close()
+	if err := <-served; err != nil {
+		t.Fatal(err)
 	}
 }
 
