@@ -76,9 +76,25 @@ func TestBatchUploadLimits(t *testing.T) {
 		t.Parallel()
 		f := setup(t, api.Config{Limits: api.Limits{BatchUploads: 1}}, false)
 		pr, pw := io.Pipe()
+		// Registered after setup's, so it runs first: a failure below
+		// must not leave the first upload, and the server's Close, hanging.
+		t.Cleanup(func() { pw.Close() })
+		// With "Expect: 100-continue" the client sends the body only once
+		// the handler reads it, which it does after taking the slot: so
+		// the first write to the pipe returns only when the slot is held.
+		// (Without it the write returned once the client had the line, and
+		// under load the second upload could reach the server first.)
+		holder := &http.Client{Transport: &http.Transport{ExpectContinueTimeout: time.Minute}}
+		t.Cleanup(holder.CloseIdleConnections)
+		req, err := http.NewRequest("POST", f.url+"/v1/batches", pr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/x-ndjson")
+		req.Header.Set("Expect", "100-continue")
 		first := make(chan int, 1)
 		go func() {
-			resp, err := http.Post(f.url+"/v1/batches", "application/x-ndjson", pr)
+			resp, err := holder.Do(req)
 			if err != nil {
 				first <- 0
 				return
@@ -86,32 +102,16 @@ func TestBatchUploadLimits(t *testing.T) {
 			resp.Body.Close()
 			first <- resp.StatusCode
 		}()
-		// Registered after setup's, so it runs first: a failure below
-		// must not leave the first upload, and the server's Close, hanging.
-		t.Cleanup(func() { pw.Close() })
 		if _, err := io.WriteString(pw, line); err != nil {
 			t.Fatal(err)
 		}
-		// The write returns once the client has taken the line, not once
-		// the handler has read it and holds the slot: a second upload that
-		// gets there first is served (202). So ask until one is refused.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			resp, err := http.Post(f.url+"/v1/batches", "application/x-ndjson", strings.NewReader(line))
-			if err != nil {
-				t.Fatal(err)
-			}
-			resp.Body.Close()
-			if resp.StatusCode == 503 {
-				if resp.Header.Get("Retry-After") == "" {
-					t.Fatal("second upload: 503 without Retry-After")
-				}
-				break
-			}
-			if resp.StatusCode != 202 || time.Now().After(deadline) {
-				t.Fatalf("second upload: %d, want 503 with Retry-After while the first holds the slot", resp.StatusCode)
-			}
-			time.Sleep(10 * time.Millisecond)
+		resp, err := http.Post(f.url+"/v1/batches", "application/x-ndjson", strings.NewReader(line))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
+			t.Fatalf("second upload: %d Retry-After %q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
 		}
 		pw.Close()
 		if code := <-first; code != 202 {
