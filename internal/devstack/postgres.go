@@ -284,6 +284,12 @@ func (p *Postgres) Kill() {
 	if c != nil {
 		c.kill()
 	}
+	// A backend killed with the group may still be exiting after the
+	// postmaster is gone (it holds no output pipe, so kill did not wait
+	// for it); wait, bounded, until no process works in the data folder.
+	for deadline := time.Now().Add(5 * time.Second); len(processesIn(p.cfg.Dir)) > 0 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // Restart stops the server (when it runs) and starts it again on the same
