@@ -34,20 +34,8 @@ func TestBeamAgainstOracle(t *testing.T) {
 			solvable++
 		}
 		for r, br := range runs {
-			m, _ := solver.NewMeter(context.Background(), solver.Options{})
-			line, _, stopped := newSearch(l, m, schedule{}).beamSearch(br)
-			if stopped {
-				t.Fatalf("level %d: beam stopped without a budget", k)
-			}
-			if line == nil {
-				continue
-			}
-			wins[r]++
-			if !want {
-				t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
-			}
-			if o, err := replay(l, line); err != nil || !o.Won {
-				t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
+			if won, _ := runBeamChecked(t, k, l, want, br); won {
+				wins[r]++
 			}
 		}
 	}
@@ -382,24 +370,12 @@ func TestBeamPerParentAgainstOracle(t *testing.T) {
 			solvable++
 		}
 		for r, br := range runs {
-			m, _ := solver.NewMeter(context.Background(), solver.Options{})
-			s := newSearch(l, m, schedule{})
-			line, _, stopped := s.beamSearch(br)
-			if stopped {
-				t.Fatalf("level %d: beam stopped without a budget", k)
+			won, capped := runBeamChecked(t, k, l, want, br)
+			if won {
+				wins[r]++
 			}
-			if s.capped > 0 {
+			if capped > 0 {
 				cappedLevels[r]++
-			}
-			if line == nil {
-				continue
-			}
-			wins[r]++
-			if !want {
-				t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
-			}
-			if o, err := replay(l, line); err != nil || !o.Won {
-				t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
 			}
 		}
 	}
@@ -412,4 +388,28 @@ func TestBeamPerParentAgainstOracle(t *testing.T) {
 			t.Fatalf("beam %+v: %d wins, cap fired on %d of %d levels", runs[r], wins[r], cappedLevels[r], levels)
 		}
 	}
+}
+
+// runBeamChecked runs beam br on level k (l) without a budget and checks
+// its line against the oracle's verdict want: a beam may miss a win, but
+// a line it returns must replay as one. It reports whether it won and how
+// many children the per-parent cap dropped.
+func runBeamChecked(t *testing.T, k int, l *Level, want bool, br beamRun) (won bool, capped int64) {
+	t.Helper()
+	m, _ := solver.NewMeter(context.Background(), solver.Options{})
+	s := newSearch(l, m, schedule{})
+	line, _, stopped := s.beamSearch(br)
+	if stopped {
+		t.Fatalf("level %d: beam stopped without a budget", k)
+	}
+	if line == nil {
+		return false, s.capped
+	}
+	if !want {
+		t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
+	}
+	if o, err := replay(l, line); err != nil || !o.Won {
+		t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
+	}
+	return true, s.capped
 }
