@@ -52,7 +52,8 @@ func benchDeals() int {
 // with sheep/6's beams) and with sheep/2 (sheep2Schedule: its schedule and
 // pruning on today's table and node) on the same deals, in the same run;
 // -bench 'BenchmarkDeals/layout=L/solver=sheepN$' picks one. Besides the
-// verdict counts it reports proven-unsolvable deals by proof kind. SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
+// verdict counts it reports proven-unsolvable deals by proof kind.
+// SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
 // SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1);
 // SHEEP_BENCH_LOG=1 logs every deal's verdict, proof, nodes and time. Run
 // with -benchtime=1x.

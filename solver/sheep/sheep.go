@@ -60,8 +60,8 @@
 // (project.go), then beam searches of widths 50 to 8000 (beam.go): each
 // keeps the best states of every click depth by a static evaluation (the
 // widest at most two children of any one state) and only ever returns a
-// line, which the result replays, so it can win but never prove. The restarts run only when the best line so far cleared
-// 80 % of the tiles (elsewhere they never won behind the beams); otherwise
+// line, which the result replays, so it can win but never prove. The
+// restarts run only when the best line so far cleared 80 % of the tiles (elsewhere they never won behind the beams); otherwise
 // the unlimited pass follows at once. The unlimited pass and projection
 // searches also prune states in which no triple can be completed before
 // the tray fills (the tray-pressure bound, pressure.go); the unlimited
