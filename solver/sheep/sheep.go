@@ -61,8 +61,9 @@
 // keeps the best states of every click depth by a static evaluation (the
 // widest at most two children of any one state) and only ever returns a
 // line, which the result replays, so it can win but never prove. The
-// restarts run only when the best line so far cleared 80 % of the tiles (elsewhere they never won behind the beams); otherwise
-// the unlimited pass follows at once. The unlimited pass and projection
+// restarts run only when the best line so far cleared 80 % of the tiles
+// (elsewhere they never won behind the beams); otherwise the unlimited
+// pass follows at once. The unlimited pass and projection
 // searches also prune states in which no triple can be completed before
 // the tray fills (the tray-pressure bound, pressure.go); the unlimited
 // pass also skips clicks that only reorder clicks already tried (sleep
