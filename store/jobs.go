@@ -60,9 +60,9 @@ type JobParams struct {
 // job is created done and cached, with a copy of that result.
 func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 	// One statement, so one round trip and no BEGIN/COMMIT: an interactive
-	// job's POST waits on it (docs/queries.md, "Interactive capacity").
+	// job's POST waits on it (docs/queries.md, "Yielding", has the figures).
 	// The CTEs see the snapshot from before the statement, so the cached
-	// lookup cannot see the level this statement inserts, and needs not:
+	// lookup cannot see the level this statement inserts, and need not:
 	// a new level has no results.
 	var id int64
 	err := s.pool.QueryRow(ctx, `
@@ -83,9 +83,7 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 			FROM (SELECT) one LEFT JOIN src ON true
 			RETURNING id
 		), copied AS (
-			`+insertResults+`
-			SELECT j.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
-			FROM j, src JOIN results r ON r.job_id = src.job_id
+			`+copyResultSQL("j.id")+`, j, src WHERE r.job_id = src.job_id
 		)
 		SELECT id FROM j`,
 		p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
@@ -114,10 +112,13 @@ func cachedFor(want string) string {
 // wantsFigures says whether a job with this difficulty option wants figures.
 func wantsFigures(playouts *int) bool { return playouts == nil || *playouts > 0 }
 
-// copyResultSQL copies result r to job $1; the caller appends the WHERE.
-const copyResultSQL = insertResults + `
-	SELECT $1, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
+// copyResultSQL copies result r to the job whose id is jobID (an SQL
+// expression); the caller appends further FROM items and the WHERE.
+func copyResultSQL(jobID string) string {
+	return insertResults + `
+	SELECT ` + jobID + `, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
 	FROM results r`
+}
 
 // GetJob returns a job with its result and progress.
 func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
