@@ -24,11 +24,21 @@ import (
 // (percent) that an earlier beam's best state must have cleared for it to
 // run at all, and perParent: when > 0, a layer keeps at most that many
 // children of any one state of the layer before (capKids), 0 for no cap.
+// noise > 0 adds to each state's score a bonus in [0, noise) drawn from a
+// hash of the state and seed: the beam breaks near-ties its own way and
+// follows other lines than a beam without it, while staying a function of
+// the level.
 type beamRun struct {
 	width     int
 	dig       int64
 	near      int
 	perParent int
+	noise     int64
+	seed      uint64
+	// late defers the beam to the unlimited pass (schedule.lateBeams)
+	// even when its gate is met; without lateBeams it runs in the beam
+	// phase like the others.
+	late bool
 }
 
 // defaultBeams, measured one beam at a time on deals 0–59 of L255w (where
@@ -61,18 +71,42 @@ type beamRun struct {
 // solves (a beam of at most 2000 or pass 0 wins them) and sheep/7 adds
 // deal 126; L255 deals 0–4 take the same nodes (the gate keeps the wide
 // beams off).
+//
+// sheep/8 adds diversity rather than width: of the 18 L255w deals sheep/7
+// left unknown in 1,000, a beam of 16000 (capped at 2, ~20M nodes) wins
+// 3 and beams of 4000 with other settings win 5 between them (dig 400
+// with noise 300: 188, 222, 270 and 338; one child per parent: 756); no
+// setting tried wins the other 13. So the capped beam of 4000 with dig
+// 400 and noise comes first (it also wins 459, 549 and 936 of the seven
+// above), then sheep/7's, then the one with one child per parent. The
+// beam of 8000, 10M nodes for deal 821 alone, is late: it runs after the
+// unlimited pass has had lateBeams nodes, since that pass wins some deals
+// soon (deal 287 after 0.93M of its nodes, which the beams before it had
+// pushed past 10 s). docs/sheep.md has the figures.
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
-	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80, perParent: 2},
-	{width: 8000, dig: 200, near: 80, perParent: 2}}
+	{width: 2000, dig: 200, near: 80},
+	{width: 4000, dig: 400, near: 80, perParent: 2, noise: 300, seed: 3},
+	{width: 4000, dig: 200, near: 80, perParent: 2},
+	{width: 4000, dig: 200, near: 80, perParent: 1},
+	{width: 8000, dig: 200, near: 80, perParent: 2, late: true}}
 
 // beamPhase runs the schedule's beams in order until one wins (line) or
-// the meter stops (stopped). It is a pure function of the level and the
-// schedule; it keeps no state in checkpoints, so a search resumed in pass
-// 0 runs it again from the start.
+// the meter stops (stopped). A late beam, and one whose gate is not met
+// (no earlier beam's state cleared near percent of the tiles), is
+// deferred: s.deferred marks it for the unlimited pass
+// (schedule.lateBeams). It is a pure
+// function of the level and the schedule; it keeps no state in
+// checkpoints, so a search resumed in pass 0 runs it again from the start.
 func (s *search) beamPhase() (line []int32, stopped bool) {
 	best := 0 // most tiles cleared by a state of an earlier beam
-	for _, br := range s.sched.beams {
-		if best*100 < br.near*len(s.b.l.tiles) {
+	s.deferred = 0
+	for k, br := range s.sched.beams {
+		gated := best*100 < br.near*len(s.b.l.tiles)
+		if s.sched.lateBeams > 0 && (gated || br.late) {
+			s.deferred |= 1 << k
+			continue
+		}
+		if gated {
 			continue
 		}
 		var cleared int
@@ -84,6 +118,41 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 	}
 	return nil, false
 }
+
+// lateBeamPhase runs the deferred beams (late ones and gated ones) in
+// order, from the start of the level, until one wins (line) or the meter
+// stops (stopped). The unlimited
+// pass calls it at schedule.lateBeams nodes: the beams use boards of their
+// own, so the pass goes on where it was when none wins. A checkpoint taken
+// meanwhile saves the pass with s.deferred and its node count still at
+// lateBeams, so a resumed search runs them again from the start.
+//
+// They have a gate of their own: after the first, a deferred beam runs
+// only when an earlier one cleared lateNear percent of the tiles. On the
+// one-tower layout L255 all five deferred beams cost 5.5–8.5M nodes on the
+// deals whose proof needs more than lateBeams (deal 59 went unknown at
+// 10 s), while the first, the beam of 2000, dies out there with its best
+// state at 18–102 of 255 tiles; on L255w deal 188 it reaches 195.
+func (s *search) lateBeamPhase() (line []int32, stopped bool) {
+	s.lateRun = true
+	best, ran := 0, false
+	for k, br := range s.sched.beams {
+		if s.deferred&(1<<k) == 0 || ran && best*100 < lateNear*len(s.b.l.tiles) {
+			continue
+		}
+		var cleared int
+		if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
+			return line, stopped
+		}
+		best, ran = max(best, cleared), true
+	}
+	s.deferred = 0
+	return nil, false
+}
+
+// lateNear is the gate of the deferred beams after the first (percent of
+// the tiles cleared by an earlier deferred beam).
+const lateNear = 60
 
 // takeLine makes line, a win from the start, the search's path.
 func (s *search) takeLine(line []int32) {
@@ -148,7 +217,11 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					return line, len(l.tiles), false
 				}
 				if b.l.slots-b.traySize < 3 || b.tripleWithin() {
-					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: b.beamEval(br.dig), hash: h})
+					score := b.beamEval(br.dig)
+					if br.noise > 0 {
+						score += int64(mix64(h^(0x9E3779B97F4A7C15*(br.seed+1))) % uint64(br.noise))
+					}
+					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: score, hash: h})
 				}
 				b.undo(mv)
 			}

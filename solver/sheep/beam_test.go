@@ -3,6 +3,7 @@ package sheep
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -347,7 +348,7 @@ func TestCapKids(t *testing.T) {
 }
 
 // TestBeamPerParentAgainstOracle: on random small levels beams with a
-// per-parent cap (1 and 2, widths 4 to 64) only ever return lines that
+// per-parent cap (1 and 2, widths 4 to 64, two with noise) only ever return lines that
 // replay as wins, never on a level the oracle finds unsolvable, and the
 // cap fires on many levels.
 func TestBeamPerParentAgainstOracle(t *testing.T) {
@@ -359,6 +360,9 @@ func TestBeamPerParentAgainstOracle(t *testing.T) {
 			runs = append(runs, beamRun{width: w, dig: 100, perParent: pp})
 		}
 	}
+	// Noise (sheep/8) reorders near-ties: its beams must be as sound.
+	runs = append(runs, beamRun{width: 8, dig: 400, perParent: 2, noise: 300, seed: 3},
+		beamRun{width: 16, dig: 200, perParent: 1, noise: 1000, seed: 1})
 	wins := make([]int, len(runs))
 	cappedLevels := make([]int, len(runs))
 	solvable := 0
@@ -412,4 +416,106 @@ func runBeamChecked(t *testing.T, k int, l *Level, want bool, br beamRun) (won b
 		t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
 	}
 	return true, s.capped
+}
+
+// TestBeamNoise: noise is a function of the state (the same beam twice
+// gives the same line), and it changes what a beam keeps: with it the
+// beam wins or loses other levels, or wins them along other lines.
+func TestBeamNoise(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(31, 8))
+	plain := beamRun{width: 8, dig: 400, perParent: 2}
+	noisy := plain
+	noisy.noise, noisy.seed = 300, 3
+	line := func(l *Level, br beamRun) string {
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		got, _, _ := newSearch(l, m, schedule{}).beamSearch(br)
+		return fmt.Sprint(got)
+	}
+	differ := 0
+	for range 300 {
+		l := mustParse(t, smallLevel(rng))
+		a, b := line(l, noisy), line(l, noisy)
+		if a != b {
+			t.Fatalf("%s: the noisy beam gave %s, then %s", l.Canonical(), a, b)
+		}
+		if a != line(l, plain) {
+			differ++
+		}
+	}
+	if differ < 10 {
+		t.Fatalf("noise changed the beam's line on %d of 300 levels", differ)
+	}
+	t.Logf("noise changed the line on %d of 300 levels", differ)
+}
+
+// TestLateBeams: a beam the gate keeps out of the beam phase, or a late
+// one, runs in the unlimited pass at schedule.lateBeams nodes. On random small levels the
+// verdicts stay the oracle's and every plan replays (solveVerifiedWith);
+// the deferred beam wins some levels; and a search interrupted anywhere,
+// in the beam phase, in the unlimited pass before the deferred beam or
+// inside it, and resumed from its checkpoint, ends with the plan of the
+// uninterrupted search (the payload carries the deferred beams).
+func TestLateBeams(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		wide beamRun
+	}{
+		{"gated", beamRun{width: 64, dig: 100, near: 101}}, // the gate always defers it
+		{"late", beamRun{width: 64, dig: 100, late: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			testLateBeams(t, schedule{first: 1, beams: []beamRun{{width: 1}, c.wide}, lateBeams: 8})
+		})
+	}
+}
+
+func testLateBeams(t *testing.T, sched schedule) {
+	rng := rand.New(rand.NewPCG(41, 8))
+	lateWins, resumes := 0, 0
+	for k := range 1500 {
+		l := mustParse(t, smallLevel(rng))
+		want := solver.Unsolvable
+		if newOracle(l).solve() != nil {
+			want = solver.Solved
+		}
+		full := solveVerifiedWith(t, l, solver.Options{}, sched)
+		if full.Verdict != want {
+			t.Fatalf("level %d %s: solver %s (%s), oracle %s", k, l.Canonical(), full.Verdict, full.Proof, want)
+		}
+		if precheckFail(l) != "" {
+			continue
+		}
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, sched)
+		if out := s.solve(); out != outSolved || !s.lateRun || !s.beamWon {
+			continue
+		}
+		lateWins++
+		for range 4 {
+			var got []byte
+			opts := solver.Options{
+				Budget:          solver.Budget{MaxNodes: 1 + rng.Int64N(full.Stats.Nodes-1)},
+				CheckpointEvery: time.Nanosecond,
+				Checkpoint:      func(b []byte) { got = append(got[:0], b...) },
+			}
+			first := solveVerifiedWith(t, l, opts, sched)
+			if first.Verdict != solver.Unknown || got == nil {
+				t.Fatalf("level %d: %s within %d of the %d nodes it needs", k, first.Verdict, opts.Budget.MaxNodes, full.Stats.Nodes)
+			}
+			opts.Budget.MaxNodes = first.Stats.Nodes + full.Stats.Nodes + 1
+			opts.Resume, opts.Checkpoint = got, nil
+			last := solveVerifiedWith(t, l, opts, sched)
+			resumes++
+			if !last.Stats.Resumed || last.Verdict != full.Verdict || !bytes.Equal(last.Plan, full.Plan) {
+				t.Fatalf("level %d: resumed %s %s, uninterrupted %s %s", k, last.Verdict, last.Plan, full.Verdict, full.Plan)
+			}
+		}
+	}
+	t.Logf("%d levels won by the deferred beam, %d resumes", lateWins, resumes)
+	if lateWins < 10 {
+		t.Fatalf("only %d levels won by the deferred beam", lateWins)
+	}
 }

@@ -48,13 +48,14 @@ func benchDeals() int {
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
 // SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node budget
-// instead), with sheep/7, with sheep/6 (sheep6ScheduleFor: today's search
-// with sheep/6's beams) and with sheep/2 (sheep2Schedule: its schedule and
+// instead), with sheep/8, with sheep/7 (sheep7ScheduleFor: today's search
+// with sheep/7's beams) and with sheep/2 (sheep2Schedule: its schedule and
 // pruning on today's table and node) on the same deals, in the same run;
 // -bench 'BenchmarkDeals/layout=L/solver=sheepN$' picks one. Besides the
 // verdict counts it reports proven-unsolvable deals by proof kind.
 // SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
 // SHEEP_DEAL_FROM the first deal (default 0: deals 0..SHEEP_DEALS-1);
+// SHEEP_DEAL_LIST names deals instead (63,188,211);
 // SHEEP_BENCH_LOG=1 logs every deal's verdict, proof, nodes and time. Run
 // with -benchtime=1x.
 func BenchmarkDeals(b *testing.B) {
@@ -64,8 +65,8 @@ func BenchmarkDeals(b *testing.B) {
 	perDeal := os.Getenv("SHEEP_BENCH_LOG") != ""
 	for _, name := range benchLayoutNames() {
 		var deals []*Level
-		from, _ := strconv.Atoi(os.Getenv("SHEEP_DEAL_FROM"))
-		for k := from; k < from+n; k++ {
+		numbers := benchDealNumbers(n)
+		for _, k := range numbers {
 			d, err := Deal(rand.New(rand.NewPCG(1, uint64(k))), layouts[name], 0)
 			if err != nil {
 				b.Fatal(err)
@@ -75,7 +76,7 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep7", scheduleFor}, {"sheep6", sheep6ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep8", scheduleFor}, {"sheep7", sheep7ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -93,7 +94,7 @@ func BenchmarkDeals(b *testing.B) {
 						t.add(res.Verdict, false, took, res.Stats.Nodes)
 						if perDeal {
 							// stderr, not b.Logf: a benchmark's log is cut after 10 lines
-							fmt.Fprintf(os.Stderr, "%s deal %d: %s %s %d nodes %.1f ms\n", name, from+k, res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000)
+							fmt.Fprintf(os.Stderr, "%s deal %d: %s %s %d nodes %.1f ms\n", name, numbers[k], res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000)
 						}
 						if res.Verdict == solver.Unsolvable {
 							kind, _, _ := strings.Cut(res.Proof, ":types=")
@@ -108,6 +109,26 @@ func BenchmarkDeals(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchDealNumbers is SHEEP_DEAL_LIST (comma-separated deal numbers) when
+// set, else n deals from SHEEP_DEAL_FROM (default 0).
+func benchDealNumbers(n int) []int {
+	var out []int
+	if v := os.Getenv("SHEEP_DEAL_LIST"); v != "" {
+		for _, f := range strings.Split(v, ",") {
+			k, err := strconv.Atoi(strings.TrimSpace(f))
+			if err == nil {
+				out = append(out, k)
+			}
+		}
+		return out
+	}
+	from, _ := strconv.Atoi(os.Getenv("SHEEP_DEAL_FROM"))
+	for k := from; k < from+n; k++ {
+		out = append(out, k)
+	}
+	return out
 }
 
 // benchDealBudget is SHEEP_BENCH_NODES nodes per deal when set (node
@@ -136,17 +157,19 @@ func sheep2ScheduleFor(l *Level) schedule {
 	return sheep2Schedule
 }
 
-// sheep6Beams are the beams of sheep/6: no per-parent cap, no beam of
-// 8000.
-var sheep6Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
-	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80}}
+// sheep7Beams are the beams of sheep/7: no noise, no second beam of 4000,
+// no beam with one child per parent.
+var sheep7Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 2000, dig: 200, near: 80}, {width: 4000, dig: 200, near: 80, perParent: 2},
+	{width: 8000, dig: 200, near: 80, perParent: 2}}
 
-// sheep6ScheduleFor is scheduleFor with sheep/6's beams: the same
-// passes, so the two differ only in the beams.
-func sheep6ScheduleFor(l *Level) schedule {
+// sheep7ScheduleFor is scheduleFor with sheep/7's beams and gate (a
+// gated beam never runs): the same passes, so the two differ only in the
+// beams.
+func sheep7ScheduleFor(l *Level) schedule {
 	sc := scheduleFor(l)
 	if sc.beams != nil {
-		sc.beams = sheep6Beams
+		sc.beams, sc.lateBeams = sheep7Beams, 0
 	}
 	return sc
 }

@@ -8,10 +8,11 @@ import (
 	mathbits "math/bits"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 6:
+// Checkpoint payload (inside the solver.Meter envelope), version 7:
 //
-//	"SH" 0x06 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x07 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
+//	| uvarint deferred beams (bit k: the schedule's beam k)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
 //	| uvarint dead states | each, newest first, as the tiles in which its
@@ -40,6 +41,10 @@ import (
 // in pass 0 makes a resumed search run the beams again from the start,
 // the new ones under sheep/7; passes, move lists and tables are those of
 // sheep/6, so a sheep/6 payload means the same to sheep/7 and vice versa.
+// Version 7 (sheep/8) adds the beams the beam phase deferred to the
+// unlimited pass (schedule.lateBeams): the beam phase decides them, and a search
+// resumed after it cannot know them otherwise. Version 6 payloads are
+// rejected and the worker starts afresh.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -55,7 +60,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x06"
+const payloadMagic = "SH\x07"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint. With sleep sets the unlimited pass proves about one dead
@@ -137,6 +142,7 @@ func (s *search) encode() []byte {
 	buf = binary.LittleEndian.AppendUint64(buf, s.fp)
 	buf = binary.AppendUvarint(buf, uint64(s.pass))
 	buf = binary.AppendUvarint(buf, uint64(s.passNodes))
+	buf = binary.AppendUvarint(buf, s.deferred)
 	buf = binary.AppendUvarint(buf, uint64(len(s.frames)))
 	for _, f := range s.frames {
 		buf = binary.AppendUvarint(buf, uint64(f.next-f.start))
@@ -178,6 +184,7 @@ func (s *search) resume(p []byte) error {
 		nodesLimit = int(l) + 1
 	}
 	s.passNodes = int64(r.next(nodesLimit))
+	s.deferred = uint64(r.next(1 << len(s.sched.beams)))
 	n := len(s.b.l.tiles)
 	depth := r.next(n + 1)
 	s.pushFrame()

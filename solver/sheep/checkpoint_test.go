@@ -138,16 +138,17 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
 	damaged[len(damaged)-12] ^= 1
-	// a well-formed sheep/5 payload: its move indices mean other moves
-	v4 := append([]byte("SH\x05"), own[len(payloadMagic):len(own)-8]...)
-	v4 = binary.LittleEndian.AppendUint64(v4, checksum(v4))
+	// a well-formed payload of the version before: it lacks the
+	// deferred beams
+	older := append([]byte("SH\x06"), own[len(payloadMagic):len(own)-8]...)
+	older = binary.LittleEndian.AppendUint64(older, checksum(older))
 	envelope := func(p []byte) []byte {
 		b := append(make([]byte, 20), p...)
 		copy(b, "PZC1")
 		return b
 	}
 	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff")),
-		envelope(v4)} {
+		envelope(older)} {
 		if _, err := Solve(context.Background(), l, solver.Options{Resume: b}); err == nil {
 			t.Fatalf("resume from %q accepted", b)
 		}

@@ -56,6 +56,17 @@ type schedule struct {
 	// it again and a checkpoint of a restart only exists where restarts
 	// run.
 	restartNear int
+	// lateBeams: the unlimited pass runs the beams whose gate (near)
+	// kept them out of the beam phase, and the late ones, once it has
+	// counted this many nodes without a proof (0: gated beams never run,
+	// late ones run in the beam phase). A gate keeps the wide
+	// beams off the one-tower deals, where they are hopeless and the
+	// exact pass proves most deals within 0.8–3.4M nodes; but on a few
+	// L255w deals the narrow beams fall short of 80 % while a wide beam
+	// wins (deals 188 and 338: the beams of 50 and 500 reach 192 and
+	// 156 of 255 tiles; the beam of 2000 wins 338, the noisy beam of
+	// 4000 wins 188), so the gate defers them instead of dropping them.
+	lateBeams int64
 	// tableMax caps the dead-state table's entries (0: tableBytes
 	// decides); tests set it small to make the table evict.
 	tableMax int
@@ -95,7 +106,7 @@ func (s *search) pressure() bool {
 // one-tower layout L255, all proven unsolvable by the exact pass, take
 // 0.80x the nodes of sheep/4, gated beams included (docs/sheep.md).
 var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams,
-	restartNear: 80}
+	restartNear: 80, lateBeams: 4 << 20}
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it: 512 restarts, no
 // projection proofs, tray-pressure bound, sleep sets, beams or restart
@@ -188,6 +199,11 @@ type search struct {
 	capped  int64 // beam children dropped by beamRun.perParent (tests show the cap firing)
 	noMove  int64 // states with one free slot retracted by completable (tests show it firing)
 	skipped bool  // the restarts were skipped (restartNear; tests show it firing)
+	// deferred is the set of the schedule's beams (bit k: beams[k]) the
+	// beam phase deferred (gated or late), for the unlimited pass to run
+	// at lateBeams nodes; checkpoints save it.
+	deferred uint64
+	lateRun  bool // deferred beams ran (tests show them firing)
 	// gateCleared is the best line's cleared tiles when restartNear was
 	// asked (tests check the gate against it)
 	gateCleared int
@@ -312,6 +328,16 @@ func (s *search) run() outcome {
 		}
 		if s.m.Tick() {
 			return outStopped
+		}
+		if s.deferred != 0 && limit == 0 && s.passNodes == s.sched.lateBeams {
+			switch line, stopped := s.lateBeamPhase(); {
+			case stopped:
+				return outStopped
+			case line != nil:
+				s.takeLine(line)
+				s.beamWon = true
+				return outSolved
+			}
 		}
 		mv := s.arena[f.next]
 		f.next++

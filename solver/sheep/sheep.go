@@ -114,7 +114,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/7" }
+func (kind) Version() string { return "sheep/8" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
