@@ -59,8 +59,12 @@
 // restarts, projections onto a few type subsets are searched for a proof
 // (project.go), then beam searches of widths 50 to 8000 (beam.go): each
 // keeps the best states of every click depth by a static evaluation (the
-// widest at most two children of any one state) and only ever returns a
-// line, which the result replays, so it can win but never prove. The
+// wide ones at most one or two children of any one state, one with a
+// little noise) and only ever returns a line, which the result replays,
+// so it can win but never prove. The wide beams run only after a
+// narrower one cleared 80 % of the tiles; otherwise, and for the beam of
+// 8000 always, they are deferred until the unlimited pass has searched
+// 4M nodes without a proof. The
 // restarts run only when the best line so far cleared 80 % of the tiles
 // (elsewhere they never won behind the beams); otherwise the unlimited
 // pass follows at once. The unlimited pass and projection
@@ -69,8 +73,8 @@
 // pass also skips clicks that only reorder clicks already tried (sleep
 // sets, sleep.go) and does not record states without a move.
 // Any pass may win; any pass that exhausts the start proves the level
-// unsolvable. Checkpoints (payload version 6) hold the pass,
-// the DFS path as move indices, the projection phase and dead states,
+// unsolvable. Checkpoints (payload version 7) hold the pass,
+// the deferred beams, the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states: the whole table of a
 // limited pass (so a resumed run stops the pass where an uninterrupted
 // one would), the most recent 1 MB of the unlimited pass's.
