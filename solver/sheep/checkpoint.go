@@ -325,7 +325,9 @@ func (s *search) resumeProjection(r *payloadReader) error {
 		return fmt.Errorf("%w: projection phase outside pass 0", errPayload)
 	}
 	k := len(s.b.l.types)
-	c := &projCursor{size: r.next(hi + 1)}
+	// size hi+1: every subset was tried (the phase is over, and beams
+	// may have been running since).
+	c := &projCursor{size: r.next(hi + 2)}
 	c.mask = uint64(r.next(1 << k))
 	c.spent = int64(r.next(int(s.sched.proj.total) + 1))
 	c.tried = r.next(s.sched.proj.subsets + 1)

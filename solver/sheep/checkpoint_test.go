@@ -294,3 +294,36 @@ func TestLimitedPassCheckpointSmall(t *testing.T) {
 		t.Fatalf("blob %d bytes for %d dead states, version 2 %d", len(blob), s.dead.len(), v2)
 	}
 }
+
+// TestResumeInEveryPhase interrupts a search at every node of a level
+// that goes through all phases (pass 0, projections until every subset is
+// tried, beams with one deferred, restarts, and the unlimited pass that
+// runs the deferred beam and exhausts the level) and resumes it from its
+// last checkpoint: every payload is accepted, and the resumed search ends
+// with the uninterrupted verdict. Payloads written after the projection
+// phase had tried every subset were once rejected ("bad projection
+// subset"), so the worker started such searches afresh.
+func TestResumeInEveryPhase(t *testing.T) {
+	t.Parallel()
+	l := everyPhaseLevel(t)
+	full := solveVerifiedWith(t, l, solver.Options{}, resumeFuzzSchedule)
+	if full.Verdict != solver.Unsolvable || full.Stats.Nodes < 1000 {
+		t.Fatalf("the level no longer goes through every phase: %s in %d nodes", full.Verdict, full.Stats.Nodes)
+	}
+	for nodes := int64(1); nodes < full.Stats.Nodes; nodes++ {
+		var got []byte
+		opts := solver.Options{Budget: solver.Budget{MaxNodes: nodes}, CheckpointEvery: time.Nanosecond,
+			Checkpoint: func(b []byte) { got = append(got[:0], b...) }}
+		first := solveVerifiedWith(t, l, opts, resumeFuzzSchedule)
+		if first.Verdict != solver.Unknown || got == nil {
+			t.Fatalf("at %d nodes: %s, checkpoint %t", nodes, first.Verdict, got != nil)
+		}
+		res, err := solveWith(context.Background(), l, solver.Options{Resume: got}, resumeFuzzSchedule)
+		if err != nil {
+			t.Fatalf("checkpoint at %d nodes: %v", nodes, err)
+		}
+		if res.Verdict != full.Verdict || !res.Stats.Resumed {
+			t.Fatalf("checkpoint at %d nodes: resumed to %s, uninterrupted %s", nodes, res.Verdict, full.Verdict)
+		}
+	}
+}
