@@ -115,27 +115,8 @@ func TestBeamResume(t *testing.T) {
 		if s := newSearch(l, m, sched); s.solve() == outSolved && s.beamWon {
 			beamWins++
 		}
-		// Interrupt once at a random node, then resume with a budget
-		// that lets the beams run again in full.
-		for range 3 {
-			var got []byte
-			opts := solver.Options{
-				Budget:          solver.Budget{MaxNodes: 1 + rng.Int64N(full.Stats.Nodes)},
-				CheckpointEvery: time.Nanosecond,
-				Checkpoint:      func(b []byte) { got = append(got[:0], b...) },
-			}
-			first := solveVerifiedWith(t, l, opts, sched)
-			if first.Verdict != solver.Unknown || got == nil {
-				t.Fatalf("level %d: %s within %d of the %d nodes it needs", k, first.Verdict, opts.Budget.MaxNodes, full.Stats.Nodes)
-			}
-			opts.Budget.MaxNodes = first.Stats.Nodes + full.Stats.Nodes + 1
-			opts.Resume, opts.Checkpoint = got, nil
-			last := solveVerifiedWith(t, l, opts, sched)
-			totalResumes++
-			if !last.Stats.Resumed || last.Verdict != full.Verdict || !bytes.Equal(last.Plan, full.Plan) {
-				t.Fatalf("level %d: resumed %s %s, uninterrupted %s %s", k, last.Verdict, last.Plan, full.Verdict, full.Plan)
-			}
-		}
+		resumeAtRandom(t, k, l, sched, full, rng, 3)
+		totalResumes += 3
 	}
 	t.Logf("%d levels won by a beam, %d resumes", beamWins, totalResumes)
 	if beamWins < 3 || totalResumes < 10 {
@@ -494,28 +475,37 @@ func testLateBeams(t *testing.T, sched schedule) {
 			continue
 		}
 		lateWins++
-		for range 4 {
-			var got []byte
-			opts := solver.Options{
-				Budget:          solver.Budget{MaxNodes: 1 + rng.Int64N(full.Stats.Nodes-1)},
-				CheckpointEvery: time.Nanosecond,
-				Checkpoint:      func(b []byte) { got = append(got[:0], b...) },
-			}
-			first := solveVerifiedWith(t, l, opts, sched)
-			if first.Verdict != solver.Unknown || got == nil {
-				t.Fatalf("level %d: %s within %d of the %d nodes it needs", k, first.Verdict, opts.Budget.MaxNodes, full.Stats.Nodes)
-			}
-			opts.Budget.MaxNodes = first.Stats.Nodes + full.Stats.Nodes + 1
-			opts.Resume, opts.Checkpoint = got, nil
-			last := solveVerifiedWith(t, l, opts, sched)
-			resumes++
-			if !last.Stats.Resumed || last.Verdict != full.Verdict || !bytes.Equal(last.Plan, full.Plan) {
-				t.Fatalf("level %d: resumed %s %s, uninterrupted %s %s", k, last.Verdict, last.Plan, full.Verdict, full.Plan)
-			}
-		}
+		resumeAtRandom(t, k, l, sched, full, rng, 4)
+		resumes += 4
 	}
 	t.Logf("%d levels won by the deferred beam, %d resumes", lateWins, resumes)
 	if lateWins < 10 {
 		t.Fatalf("only %d levels won by the deferred beam", lateWins)
+	}
+}
+
+// resumeAtRandom interrupts the search of level k n times, each at a
+// random node before its end, and resumes it from its last checkpoint
+// with a budget that lets every phase run again in full: the resumed
+// search must end with full's verdict and plan.
+func resumeAtRandom(t *testing.T, k int, l *Level, sched schedule, full solver.Result, rng *rand.Rand, n int) {
+	t.Helper()
+	for range n {
+		var got []byte
+		opts := solver.Options{
+			Budget:          solver.Budget{MaxNodes: 1 + rng.Int64N(full.Stats.Nodes)},
+			CheckpointEvery: time.Nanosecond,
+			Checkpoint:      func(b []byte) { got = append(got[:0], b...) },
+		}
+		first := solveVerifiedWith(t, l, opts, sched)
+		if first.Verdict != solver.Unknown || got == nil {
+			t.Fatalf("level %d: %s within %d of the %d nodes it needs", k, first.Verdict, opts.Budget.MaxNodes, full.Stats.Nodes)
+		}
+		opts.Budget.MaxNodes = first.Stats.Nodes + full.Stats.Nodes + 1
+		opts.Resume, opts.Checkpoint = got, nil
+		last := solveVerifiedWith(t, l, opts, sched)
+		if !last.Stats.Resumed || last.Verdict != full.Verdict || !bytes.Equal(last.Plan, full.Plan) {
+			t.Fatalf("level %d: resumed %s %s, uninterrupted %s %s", k, last.Verdict, last.Plan, full.Verdict, full.Plan)
+		}
 	}
 }

@@ -275,13 +275,8 @@ func (s *search) solve() outcome {
 			}
 		}
 		if s.pass == 0 && len(s.sched.beams) > 0 {
-			switch line, stopped := s.beamPhase(); {
-			case stopped:
-				return outStopped
-			case line != nil:
-				s.takeLine(line)
-				s.beamWon = true
-				return outSolved
+			if out, ended := s.endBeams(s.beamPhase()); ended {
+				return out
 			}
 			s.gateCleared = s.bestCleared
 			if s.bestCleared*100 < s.sched.restartNear*len(s.b.l.tiles) {
@@ -293,6 +288,20 @@ func (s *search) solve() outcome {
 		}
 		s.nextPass()
 	}
+}
+
+// endBeams tells whether beams that returned line and stopped end the
+// search, and how: a win becomes the search's path.
+func (s *search) endBeams(line []int32, stopped bool) (outcome, bool) {
+	switch {
+	case stopped:
+		return outStopped, true
+	case line != nil:
+		s.takeLine(line)
+		s.beamWon = true
+		return outSolved, true
+	}
+	return 0, false
 }
 
 // nextPass abandons the current pass (its open frames are not proven
@@ -330,13 +339,8 @@ func (s *search) run() outcome {
 			return outStopped
 		}
 		if s.deferred != 0 && limit == 0 && s.passNodes == s.sched.lateBeams {
-			switch line, stopped := s.lateBeamPhase(); {
-			case stopped:
-				return outStopped
-			case line != nil:
-				s.takeLine(line)
-				s.beamWon = true
-				return outSolved
+			if out, ended := s.endBeams(s.lateBeamPhase()); ended {
+				return out
 			}
 		}
 		mv := s.arena[f.next]
