@@ -93,9 +93,8 @@ var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 // beamPhase runs the schedule's beams in order until one wins (line) or
 // the meter stops (stopped). A late beam, and one whose gate is not met
 // (no earlier beam's state cleared near percent of the tiles), is
-// deferred: s.deferred marks it for the unlimited pass
-// (schedule.lateBeams). It is a pure
-// function of the level and the schedule; it keeps no state in
+// deferred: s.deferred marks it for the unlimited pass (lateBeams). It
+// is a pure function of the level and the schedule; it keeps no state in
 // checkpoints, so a search resumed in pass 0 runs it again from the start.
 func (s *search) beamPhase() (line []int32, stopped bool) {
 	best := 0 // most tiles cleared by a state of an earlier beam
@@ -121,18 +120,20 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 
 // lateBeamPhase runs the deferred beams (late ones and gated ones) in
 // order, from the start of the level, until one wins (line) or the meter
-// stops (stopped). The unlimited
-// pass calls it at schedule.lateBeams nodes: the beams use boards of their
-// own, so the pass goes on where it was when none wins. A checkpoint taken
-// meanwhile saves the pass with s.deferred and its node count still at
-// lateBeams, so a resumed search runs them again from the start.
+// stops (stopped). The unlimited pass calls it at schedule.lateBeams
+// nodes: the beams use boards of their own, so the pass goes on where it
+// was when none wins. A checkpoint taken meanwhile saves the pass with
+// s.deferred and its node count still at lateBeams, so a resumed search
+// runs them again from the start.
 //
 // They have a gate of their own: after the first, a deferred beam runs
 // only when an earlier one cleared lateNear percent of the tiles. On the
 // one-tower layout L255 all five deferred beams cost 5.5–8.5M nodes on the
-// deals whose proof needs more than lateBeams (deal 59 went unknown at
-// 10 s), while the first, the beam of 2000, dies out there with its best
-// state at 18–102 of 255 tiles; on L255w deal 188 it reaches 195.
+// deals whose proof needs more than lateBeams, while the first, the beam
+// of 2000, dies out on most of them far below 60 % (18–102 of 255 tiles
+// on deals 0–4, 13 and 50; but 192 on deal 59, which pays them all and
+// goes unknown at 10 s); on L255w deal 188 it reaches 195, and the noisy
+// beam of 4000 after it wins.
 func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 	s.lateRun = true
 	best, ran := 0, false
