@@ -42,9 +42,9 @@ import (
 // the new ones under sheep/7; passes, move lists and tables are those of
 // sheep/6, so a sheep/6 payload means the same to sheep/7 and vice versa.
 // Version 7 (sheep/8) adds the beams the beam phase deferred to the
-// unlimited pass (schedule.lateBeams): the beam phase decides them, and a search
-// resumed after it cannot know them otherwise. Version 6 payloads are
-// rejected and the worker starts afresh.
+// unlimited pass (schedule.lateBeams): the beam phase decides them, and a
+// search resumed after it cannot know them otherwise. Version 6 payloads
+// are rejected and the worker starts afresh.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
