@@ -138,17 +138,19 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
 	damaged[len(damaged)-12] ^= 1
-	// a well-formed payload of the version before: it lacks the
-	// deferred beams
-	older := append([]byte("SH\x06"), own[len(payloadMagic):len(own)-8]...)
-	older = binary.LittleEndian.AppendUint64(older, checksum(older))
+	// well-formed payloads of the versions before (version 7's dead
+	// states are not grouped by work, version 6 lacks the deferred beams)
+	older := func(v byte) []byte {
+		p := append([]byte{'S', 'H', v}, own[len(payloadMagic):len(own)-8]...)
+		return binary.LittleEndian.AppendUint64(p, checksum(p))
+	}
 	envelope := func(p []byte) []byte {
 		b := append(make([]byte, 20), p...)
 		copy(b, "PZC1")
 		return b
 	}
 	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff")),
-		envelope(older)} {
+		envelope(older(6)), envelope(older(7))} {
 		if _, err := Solve(context.Background(), l, solver.Options{Resume: b}); err == nil {
 			t.Fatalf("resume from %q accepted", b)
 		}
@@ -324,6 +326,76 @@ func TestResumeInEveryPhase(t *testing.T) {
 		}
 		if res.Verdict != full.Verdict || !res.Stats.Resumed {
 			t.Fatalf("checkpoint at %d nodes: resumed to %s, uninterrupted %s", nodes, res.Verdict, full.Verdict)
+		}
+	}
+}
+
+// TestCheckpointKeepsCostliestDead: a checkpoint of the unlimited pass
+// whose table does not fit keeps the states whose proofs took the most
+// nodes: every state of a work class above the cheapest class written is
+// restored, with its class's least work; nothing is restored that was not
+// in the table; a budget that fits the table keeps all of it.
+func TestCheckpointKeepsCostliestDead(t *testing.T) {
+	t.Parallel()
+	l := hardLevel(t)
+	rng := rand.New(rand.NewPCG(7, 7))
+	s := newSearch(l, nil, schedule{})
+	s.dead = newDeadTableMax(len(l.tiles), 2000) // full after 2,000: evicts
+	n := len(l.tiles)
+	work := map[uint64]int64{}
+	key := make([]uint64, s.dead.w)
+	for range 3000 {
+		clear(key)
+		h := uint64(0)
+		for i := range n {
+			if rng.IntN(4) == 0 {
+				key[i/64] |= 1 << (i % 64)
+				h ^= s.b.zob[i]
+			}
+		}
+		w := int64(1)<<rng.IntN(20) + rng.Int64N(1000)
+		if s.dead.contains(h, key) {
+			continue
+		}
+		s.dead.add(h, key, w)
+		work[h] = w
+	}
+	for _, budget := range []int{4 << 10, 32 << 10, 1 << 20} {
+		enc := s.appendDead(nil, budget)
+		if len(enc) > budget {
+			t.Fatalf("budget %d: %d bytes written", budget, len(enc))
+		}
+		r := newSearch(l, nil, schedule{})
+		pr := payloadReader{b: enc}
+		if err := r.resumeDead(&pr); err != nil || len(pr.b) != 0 {
+			t.Fatalf("budget %d: %v, %d bytes left", budget, err, len(pr.b))
+		}
+		d, low := r.dead, workClasses
+		for e := range d.len() {
+			w, ok := work[d.hashs[e]]
+			if !ok || !s.dead.contains(d.hashs[e], d.keys[e*d.w:(e+1)*d.w]) {
+				t.Fatalf("budget %d: restored a state that was not in the table", budget)
+			}
+			if got, want := int64(d.work[e]), classWork(workClass(uint32(w))); got != want {
+				t.Fatalf("budget %d: restored work %d for a state of work %d (want %d)", budget, got, w, want)
+			}
+			low = min(low, workClass(uint32(w)))
+		}
+		above := 0
+		for e := range s.dead.len() {
+			if workClass(s.dead.work[e]) > low {
+				above++
+			}
+		}
+		kept := 0
+		for e := range d.len() {
+			if workClass(d.work[e]) > low {
+				kept++
+			}
+		}
+		t.Logf("budget %d: %d of %d states kept, classes from %d; %d of the %d above", budget, d.len(), s.dead.len(), low, kept, above)
+		if kept != above || (budget == 1<<20 && d.len() != s.dead.len()) {
+			t.Fatalf("budget %d: %d of the %d states above class %d kept, %d of %d in all", budget, kept, above, low, d.len(), s.dead.len())
 		}
 	}
 }

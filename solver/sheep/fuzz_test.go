@@ -116,6 +116,9 @@ func FuzzResume(f *testing.F) {
 		if len(got) > 20+len(payloadMagic)+8 {
 			f.Add(got[20+len(payloadMagic) : len(got)-8]) // the body behind the magic, without the checksum
 		}
+		if nodes == 900 {
+			f.Add(withCompressedDead(f, l, got))
+		}
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
 		p := append([]byte(payloadMagic), body...)
@@ -127,6 +130,36 @@ func FuzzResume(f *testing.F) {
 			t.Fatalf("resume failed with %v, not a payload error", err)
 		}
 	})
+}
+
+// withCompressedDead is the payload body of checkpoint blob with 2,000
+// random states added to its unlimited pass's table, so that its dead
+// states are compressed (a small level's never are).
+func withCompressedDead(tb testing.TB, l *Level, blob []byte) []byte {
+	s := newSearch(l, nil, resumeFuzzSchedule)
+	if err := s.resume(blob[20:]); err != nil {
+		tb.Fatal(err)
+	}
+	if s.sched.limit(s.pass) > 0 {
+		tb.Fatalf("pass %d is not the unlimited pass", s.pass)
+	}
+	rng := rand.New(rand.NewPCG(9, 9))
+	key := make([]uint64, s.dead.w)
+	for range 2000 {
+		clear(key)
+		h := uint64(0)
+		for i := range l.tiles {
+			if rng.IntN(2) == 0 {
+				key[i/64] |= 1 << (i % 64)
+				h ^= s.b.zob[i]
+			}
+		}
+		if !s.dead.contains(h, key) {
+			s.dead.add(h, key, 1+rng.Int64N(1<<20))
+		}
+	}
+	p := s.encode()
+	return p[len(payloadMagic) : len(p)-8]
 }
 
 // everyPhaseLevel is a small unsolvable level that resumeFuzzSchedule

@@ -1,6 +1,7 @@
 package sheep
 
 import (
+	"compress/flate"
 	"slices"
 
 	"github.com/puzzled/puzzled/solver"
@@ -41,6 +42,10 @@ type schedule struct {
 	noPressure, pressureAll bool
 	// noSleep turns off sleep sets in the unlimited pass (sleep.go).
 	noSleep bool
+	// newestDead makes the unlimited pass's checkpoints keep its newest
+	// dead states rather than its costliest (encodeDead), as sheep/8 did
+	// until payload version 8: BenchmarkResume's baseline.
+	newestDead bool
 	// beams run after the projections of a limited pass 0, before the
 	// restarts (beam.go): each a beam search of its width and evaluation,
 	// until one wins or dies out. Their zero value is sheep/2's: none.
@@ -207,6 +212,10 @@ type search struct {
 	// gateCleared is the best line's cleared tiles when restartNear was
 	// asked (tests check the gate against it)
 	gateCleared int
+	// deadShrink is how much the last checkpoint's dead states shrank
+	// when compressed (encodeDead); 0 before the first.
+	deadShrink float64
+	deflater   *flate.Writer // compresses the dead states of checkpoints
 }
 
 // outcome is how a search ended.

@@ -73,11 +73,12 @@
 // pass also skips clicks that only reorder clicks already tried (sleep
 // sets, sleep.go) and does not record states without a move.
 // Any pass may win; any pass that exhausts the start proves the level
-// unsolvable. Checkpoints (payload version 7) hold the pass,
+// unsolvable. Checkpoints (payload version 8) hold the pass,
 // the deferred beams, the DFS path as move indices, the projection phase and dead states,
-// coded as differences between consecutive states: the whole table of a
-// limited pass (so a resumed run stops the pass where an uninterrupted
-// one would), the most recent 1 MB of the unlimited pass's.
+// coded as differences between consecutive states and compressed: the
+// whole table of a limited pass (so a resumed run stops the pass where an
+// uninterrupted one would), of the unlimited pass's the states whose
+// proofs cost the most nodes, 1 MB of them once compressed.
 //
 // # Deals
 //

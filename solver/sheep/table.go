@@ -176,3 +176,45 @@ func (t *deadTable) grow() {
 		t.place(slot(h, e))
 	}
 }
+
+// byWork yields the entries by work class (checkpoint.go), the costliest
+// class first, each class newest first, at most limit entries in all (a
+// counting sort: a checkpoint of a full table must not sort 4M entries).
+func (t *deadTable) byWork(limit int) func(yield func(int, []int32) bool) {
+	return func(yield func(int, []int32) bool) {
+		n := len(t.hashs)
+		var count [workClasses]int
+		for _, w := range t.work {
+			count[workClass(w)]++
+		}
+		// start[c]: where class c begins in order; classes below low
+		// are left out, class low may be cut.
+		var start [workClasses + 1]int
+		low, total := 0, 0
+		for c := workClasses - 1; c >= 0; c-- {
+			start[c] = total
+			if total+count[c] >= limit {
+				count[c] = limit - total
+				low = c
+				break
+			}
+			total += count[c]
+		}
+		total = start[low] + count[low]
+		order := make([]int32, total)
+		fill := start
+		for j := 1; j <= n; j++ { // newest first, see encodeDead
+			e := (t.cursor - j + n) % n
+			c := workClass(t.work[e])
+			if c >= low && fill[c] < start[c]+count[c] {
+				order[fill[c]] = int32(e)
+				fill[c]++
+			}
+		}
+		for c := workClasses - 1; c >= low; c-- {
+			if count[c] > 0 && !yield(c, order[start[c]:start[c]+count[c]]) {
+				return
+			}
+		}
+	}
+}
