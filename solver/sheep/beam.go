@@ -91,7 +91,9 @@ var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 	{width: 8000, dig: 200, near: 80, perParent: 2, late: true}}
 
 // beamPhase runs the schedule's beams in order until one wins (line) or
-// the meter stops (stopped). A late beam, and one whose gate is not met
+// the meter stops (stopped), and the retrograde proof (retro.go) where the
+// schedule puts it: when it proves the level unsolvable, s.retroLeft says
+// so. A late beam, and one whose gate is not met
 // (no earlier beam's state cleared near percent of the tiles), is
 // deferred: s.deferred marks it for the unlimited pass (lateBeams). It
 // is a pure function of the level and the schedule; it keeps no state in
@@ -100,6 +102,14 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 	best := 0 // most tiles cleared by a state of an earlier beam
 	s.deferred = 0
 	for k, br := range s.sched.beams {
+		if k == s.sched.retro.afterBeams && s.sched.retro.nodes > 0 {
+			switch s.retroPhase(s.sched.retro) {
+			case retroProven: // s.retroLeft says where
+				return nil, false
+			case retroStopped:
+				return nil, true
+			}
+		}
 		gated := best*100 < br.near*len(s.b.l.tiles)
 		if s.sched.lateBeams > 0 && (gated || br.late) {
 			s.deferred |= 1 << k

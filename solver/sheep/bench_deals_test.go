@@ -48,9 +48,10 @@ func benchDeals() int {
 
 // BenchmarkDeals solves SHEEP_DEALS deals of each real-style layout with
 // SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node budget
-// instead), with sheep/8, with sheep/7 (sheep7ScheduleFor: today's search
-// with sheep/7's beams) and with sheep/2 (sheep2Schedule: its schedule and
-// pruning on today's table and node) on the same deals, in the same run;
+// instead), with sheep/9, with sheep/8 (sheep8ScheduleFor: no retrograde
+// proofs), with sheep/7 (sheep7ScheduleFor: sheep/8 with sheep/7's beams)
+// and with sheep/2 (sheep2Schedule: its schedule and pruning on today's
+// table and node) on the same deals, in the same run;
 // -bench 'BenchmarkDeals/layout=L/solver=sheepN$' picks one. Besides the
 // verdict counts it reports proven-unsolvable deals by proof kind.
 // SHEEP_LAYOUTS picks layouts (default L255,L255w,L264),
@@ -76,7 +77,7 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep8", scheduleFor}, {"sheep7", sheep7ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep9", scheduleFor}, {"sheep8", sheep8ScheduleFor}, {"sheep7", sheep7ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -98,6 +99,7 @@ func BenchmarkDeals(b *testing.B) {
 						}
 						if res.Verdict == solver.Unsolvable {
 							kind, _, _ := strings.Cut(res.Proof, ":types=")
+							kind, _, _ = strings.Cut(kind, ":left=")
 							proofs[kind]++
 						}
 					}
@@ -157,6 +159,14 @@ func sheep2ScheduleFor(l *Level) schedule {
 	return sheep2Schedule
 }
 
+// sheep8ScheduleFor is scheduleFor without the retrograde proof, as
+// sheep/8 ran.
+func sheep8ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	sc.retro, sc.retroFar = retroPlan{}, retroPlan{}
+	return sc
+}
+
 // sheep7Beams are the beams of sheep/7: no noise, no second beam of 4000,
 // no beam with one child per parent.
 var sheep7Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
@@ -167,7 +177,7 @@ var sheep7Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 // gated beam never runs): the same passes, so the two differ only in the
 // beams.
 func sheep7ScheduleFor(l *Level) schedule {
-	sc := scheduleFor(l)
+	sc := sheep8ScheduleFor(l)
 	if sc.beams != nil {
 		sc.beams, sc.lateBeams = sheep7Beams, 0
 	}

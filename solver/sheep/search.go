@@ -46,6 +46,11 @@ type schedule struct {
 	// dead states rather than its costliest (encodeDead), as sheep/8 did
 	// until payload version 8: BenchmarkResume's baseline.
 	newestDead bool
+	// retro runs the retrograde proof (retro.go) in the beam phase, before
+	// beam retro.afterBeams; retroFar, a larger one, runs after the beams
+	// when no line came near a win (restartNear), before the exact pass.
+	// Their zero values are none.
+	retro, retroFar retroPlan
 	// beams run after the projections of a limited pass 0, before the
 	// restarts (beam.go): each a beam search of its width and evaluation,
 	// until one wins or dies out. Their zero value is sheep/2's: none.
@@ -111,7 +116,7 @@ func (s *search) pressure() bool {
 // one-tower layout L255, all proven unsolvable by the exact pass, take
 // 0.80x the nodes of sheep/4, gated beams included (docs/sheep.md).
 var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams,
-	restartNear: 80, lateBeams: 4 << 20}
+	restartNear: 80, lateBeams: 4 << 20, retro: defaultRetro, retroFar: defaultRetroFar}
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it: 512 restarts, no
 // projection proofs, tray-pressure bound, sleep sets, beams or restart
@@ -193,6 +198,7 @@ type search struct {
 	cursor    *projCursor // the projection phase (pass 0 only), see project.go
 	parent    *search     // a projection's search: its checkpoints are the parent's
 	projected uint64      // on outProjected: the types of the unsolvable projection
+	retroLeft int         // on outRetro: the tiles left where no state can be cleared
 	pressured int64       // states pruned by the tray-pressure bound (tests show it firing)
 
 	sleep   []int32 // sleep sets of the open frames (frame.sleepAt)
@@ -227,6 +233,7 @@ const (
 	outStopped
 	outPassLimit
 	outProjected // a projection is unsolvable; search.projected names it
+	outRetro     // the retrograde search found an empty layer; search.retroLeft names it
 )
 
 func newSearch(l *Level, m *solver.Meter, sched schedule) *search {
@@ -289,6 +296,14 @@ func (s *search) solve() outcome {
 			}
 			s.gateCleared = s.bestCleared
 			if s.bestCleared*100 < s.sched.restartNear*len(s.b.l.tiles) {
+				if s.sched.retroFar.nodes > 0 {
+					switch s.retroPhase(s.sched.retroFar) {
+					case retroProven:
+						return outRetro
+					case retroStopped:
+						return outStopped
+					}
+				}
 				// No line came near a win: skip the restarts,
 				// straight to the exact pass (see restartNear).
 				s.pass = s.sched.restarts
@@ -309,6 +324,8 @@ func (s *search) endBeams(line []int32, stopped bool) (outcome, bool) {
 		s.takeLine(line)
 		s.beamWon = true
 		return outSolved, true
+	case s.retroLeft > 0:
+		return outRetro, true
 	}
 	return 0, false
 }

@@ -64,7 +64,11 @@
 // so it can win but never prove. The wide beams run only after a
 // narrower one cleared 80 % of the tiles; otherwise, and for the beam of
 // 8000 always, they are deferred until the unlimited pass has searched
-// 4M nodes without a proof. The
+// 4M nodes without a proof. After the first beam, and again (larger)
+// after the beams where no line came near a win, a retrograde search
+// (retro.go) computes the states from which the level can be cleared,
+// backwards from the empty board and one tile at a time; if none with j
+// tiles left exists for some j, the level is unsolvable. The
 // restarts run only when the best line so far cleared 80 % of the tiles
 // (elsewhere they never won behind the beams); otherwise the unlimited
 // pass follows at once. The unlimited pass and projection
@@ -119,7 +123,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/8" }
+func (kind) Version() string { return "sheep/9" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 

@@ -38,6 +38,8 @@ func solveWith(ctx context.Context, l *Level, opts solver.Options, sched schedul
 		return finish(l, m, solver.Unsolvable, "exhaustive", s.best)
 	case outProjected:
 		return finish(l, m, solver.Unsolvable, projectionProof(l, s.projected), s.best)
+	case outRetro:
+		return finish(l, m, solver.Unsolvable, retroProof(s.retroLeft), s.best)
 	}
 	m.Checkpoint(s.encode())
 	res, err := finish(l, m, solver.Unknown, "", s.best)

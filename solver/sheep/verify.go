@@ -66,6 +66,12 @@ func checkProof(l *Level, proof string, planLen int) error {
 		}
 		return nil
 	}
+	if strings.HasPrefix(proof, "retrograde:") {
+		if precheckFail(l) != "" || !checkRetroProof(l, proof) {
+			return fmt.Errorf("sheep: proof %q: no such empty layer of the retrograde search", proof)
+		}
+		return nil
+	}
 	name, ok := strings.CutPrefix(proof, "precheck:")
 	if !ok {
 		return fmt.Errorf("sheep: unsolvable result with unknown proof %q", proof)

@@ -1,0 +1,267 @@
+package sheep
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+)
+
+// Retrograde proofs (proof "retrograde:left=J"). A state is the set R of
+// tiles left: the tray follows from it (a type's tray count is its
+// clicked count mod 3), and R is closed downwards (a tile under a tile
+// left cannot have been clicked). Let W_j be the states with j tiles left
+// from which the level can be cleared. W_0 holds the empty board, and a
+// state R' with j+1 tiles left is in W_{j+1} exactly when some click
+// leads from R' to a state R of W_j: R' = R plus a tile t that
+//   - has every tile it covers in R (R' is closed downwards, a state);
+//     then no tile of R covers t (R is closed downwards too: a tile of R
+//     above t would put t in R), so t is clickable in R',
+//   - and leaves R' a state that is not lost (its tray holds fewer than
+//     slots tiles); the click from R' to R is then legal, since R's tray
+//     holds fewer than slots tiles too.
+//
+// So the backward search below computes every W_j exactly, from the end
+// of the game. A winning line passes through a state with j tiles left
+// for every j, and that state is in W_j; so if some W_J is empty, no line
+// wins: the level is unsolvable. Where the bottom of a level is tight
+// (the one-tower layout L255) the W_j stay small and one of them is
+// empty within a few thousand states, while the forward search needs
+// millions of nodes to exhaust the same level.
+//
+// States are told apart by their whole tile set, never by a hash alone: a
+// state lost to a collision would make a W_j smaller than it is, and the
+// proof unsound.
+
+// retroPlan bounds a retrograde search: at most nodes states expanded
+// (0: none), and no layer W_j larger than maxLayer states. In the beam
+// phase (schedule.retro) it runs before beam afterBeams.
+type retroPlan struct {
+	nodes      int64
+	maxLayer   int
+	afterBeams int
+}
+
+// defaultRetro runs after the beam of 50, which wins most deals of the
+// broad-mound layout L255w that pass 0 leaves. There its layers grow
+// about twofold every three tiles and pass 8,192 states within 4,600
+// states expanded (median of deals 0–19; at most 15,800), while on the
+// one-tower layout L255 they stay narrow: 125 of deals 0–149 are proven
+// with no layer over 8,192 states (median 5,800 states expanded, widest
+// layer 800).
+var defaultRetro = retroPlan{nodes: 1 << 17, maxLayer: 1 << 13, afterBeams: 1}
+
+// defaultRetroFar is for the levels no beam brought near a win (the exact
+// pass follows at once): all L255 deals 0–149 are proven within 1.1M
+// states expanded, 148 with no layer over 65,536 states (p90 of the
+// states expanded: 200,000); L255w deals seldom get here.
+var defaultRetroFar = retroPlan{nodes: 1 << 21, maxLayer: 1 << 16}
+
+// maxRetroNodes bounds nodes. Verify repeats the search of a retrograde
+// proof with this limit: a search that proved within fewer nodes proves
+// within more (it is a pure function of the level).
+const maxRetroNodes = 1 << 22
+
+// retroOutcome is how a retrograde search ended.
+type retroOutcome int
+
+const (
+	retroNone    retroOutcome = iota // out of budget, or the level can be won
+	retroProven                      // some W_j is empty: unsolvable
+	retroStopped                     // the meter stopped it
+)
+
+// retroSearch is the backward search of one level.
+type retroSearch struct {
+	l     *Level
+	w     int        // words per state
+	zob   []uint64   // Zobrist keys of the tiles
+	tiles []uint64   // the bitset of all tiles
+	types [][]uint64 // per dense type, the bitset of its tiles
+	total []int      // tiles of each type
+}
+
+func newRetroSearch(l *Level) *retroSearch {
+	n := len(l.tiles)
+	r := &retroSearch{l: l, w: (n + 63) / 64, zob: zobrist(n), types: make([][]uint64, len(l.types)),
+		total: make([]int, len(l.types))}
+	r.tiles = make([]uint64, r.w)
+	for i := range n {
+		r.tiles[i/64] |= 1 << (i % 64)
+	}
+	for u := range r.types {
+		r.types[u] = make([]uint64, r.w)
+	}
+	for i := range l.tiles {
+		u := l.typ[i]
+		r.types[u][i/64] |= 1 << (i % 64)
+		r.total[u]++
+	}
+	return r
+}
+
+// run computes W_1, W_2, ... until one is empty (retroProven, with left
+// the number of tiles of its states), the start state is reached (the
+// level can be won: retroNone), or tick reports a stop (retroStopped) or
+// the plan's bounds are passed (retroNone). tick is called once per state
+// expanded and reports whether to stop.
+func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, left int) {
+	n := len(r.l.tiles)
+	cur, next := newStateSet(r.w), newStateSet(r.w)
+	cur.add(0, make([]uint64, r.w)) // W_0: the empty board
+	trayOf := make([]int, len(r.total))
+	var expanded int64
+	key := make([]uint64, r.w)
+	for j := 0; j < n; j++ {
+		next.reset()
+		for e := range cur.len() {
+			if expanded++; expanded > plan.nodes {
+				return retroNone, 0
+			}
+			if tick() {
+				return retroStopped, 0
+			}
+			state, h := cur.key(e), cur.hashes[e]
+			size := 0
+			for u, tm := range r.types {
+				c := 0
+				for k, word := range state {
+					c += bits.OnesCount64(word & tm[k])
+				}
+				trayOf[u] = (r.total[u] - c) % 3
+				size += trayOf[u]
+			}
+			for k, word := range state {
+				for free := ^word & r.tiles[k]; free != 0; free &= free - 1 {
+					t := int32(k*64 + bits.TrailingZeros64(free))
+					if !r.onTop(state, t) {
+						continue
+					}
+					// Putting t back un-clicks it: its type's tray
+					// count goes down by one, mod 3.
+					u := r.l.typ[t]
+					if size-trayOf[u]+(trayOf[u]+2)%3 >= r.l.slots {
+						continue
+					}
+					copy(key, state)
+					key[k] |= 1 << (t % 64)
+					next.add(h^r.zob[t], key)
+				}
+			}
+			if next.len() > plan.maxLayer {
+				return retroNone, 0
+			}
+		}
+		if next.len() == 0 {
+			return retroProven, j + 1
+		}
+		cur, next = next, cur
+	}
+	return retroNone, 0 // W_n holds the start: the level can be won
+}
+
+// onTop reports whether tile t, not in state, can be put back on state:
+// every tile it covers is in state. No tile of state covers t then: the
+// states are closed downwards, so a tile of state above t would put t in
+// state.
+func (r *retroSearch) onTop(state []uint64, t int32) bool {
+	for _, b := range r.l.below[t] {
+		if state[b/64]&(1<<(b%64)) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// retroPhase runs the schedule's retrograde search (pass 0, large levels),
+// counting its states as nodes. It is a pure function of the level and
+// the plan unless the meter stops it, and keeps no state in checkpoints:
+// a search resumed in pass 0 runs it again.
+func (s *search) retroPhase(plan retroPlan) retroOutcome {
+	m := s.m
+	out, left := newRetroSearch(s.b.l).run(plan, func() bool {
+		if m.CheckpointDue() {
+			m.Checkpoint(s.root().encode())
+		}
+		return m.Tick()
+	})
+	if out == retroProven {
+		s.retroLeft = left
+	}
+	return out
+}
+
+// retroProof renders the proof of a retrograde search.
+func retroProof(left int) string { return "retrograde:left=" + strconv.Itoa(left) }
+
+// checkRetroProof repeats the retrograde search a "retrograde:left=J"
+// proof names (at most maxRetroNodes states) and reports whether it finds
+// W_J empty.
+func checkRetroProof(l *Level, proof string) bool {
+	v, ok := strings.CutPrefix(proof, "retrograde:left=")
+	if !ok {
+		return false
+	}
+	want, err := strconv.Atoi(v)
+	if err != nil || want < 1 || want > len(l.tiles) {
+		return false
+	}
+	out, left := newRetroSearch(l).run(retroPlan{nodes: maxRetroNodes, maxLayer: maxRetroNodes}, func() bool { return false })
+	return out == retroProven && left == want
+}
+
+// stateSet is a set of states (tile bitsets of w words) with their
+// Zobrist hashes: open addressing on the hash, confirmed on the whole key.
+type stateSet struct {
+	w      int
+	keys   []uint64
+	hashes []uint64
+	slots  []uint32 // index+1, 0: empty; at most half full
+}
+
+func newStateSet(w int) *stateSet {
+	return &stateSet{w: w, slots: make([]uint32, 1<<10)}
+}
+
+func (s *stateSet) len() int { return len(s.hashes) }
+
+func (s *stateSet) key(e int) []uint64 { return s.keys[e*s.w : (e+1)*s.w] }
+
+func (s *stateSet) reset() {
+	s.keys, s.hashes = s.keys[:0], s.hashes[:0]
+	clear(s.slots)
+}
+
+// add puts the state key with hash h in the set unless it is there.
+func (s *stateSet) add(h uint64, key []uint64) {
+	mask := uint64(len(s.slots) - 1)
+	i := h & mask
+	for ; s.slots[i] != 0; i = (i + 1) & mask {
+		e := int(s.slots[i] - 1)
+		if s.hashes[e] == h && equalWords(s.key(e), key) {
+			return
+		}
+	}
+	s.hashes = append(s.hashes, h)
+	s.keys = append(s.keys, key...)
+	s.slots[i] = uint32(len(s.hashes))
+	if 2*len(s.hashes) > len(s.slots) {
+		s.slots = make([]uint32, 2*len(s.slots))
+		mask = uint64(len(s.slots) - 1)
+		for e, h := range s.hashes {
+			i := h & mask
+			for s.slots[i] != 0 {
+				i = (i + 1) & mask
+			}
+			s.slots[i] = uint32(e + 1)
+		}
+	}
+}
+
+func equalWords(a, b []uint64) bool {
+	for k := range a {
+		if a[k] != b[k] {
+			return false
+		}
+	}
+	return true
+}
