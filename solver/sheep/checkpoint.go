@@ -52,7 +52,7 @@ import (
 // Version 7 (sheep/8) adds the beams the beam phase deferred to the
 // unlimited pass (schedule.lateBeams): the beam phase decides them, and a
 // search resumed after it cannot know them otherwise. Version 6 payloads
-// are rejected and the worker starts afresh. Version 8 (still sheep/8)
+// are rejected and the worker starts afresh. Version 8 (sheep/9)
 // groups the dead states by the work their proofs took, so a resumed
 // unlimited pass keeps its costliest states and knows what they cost
 // (encodeDead); version 7 payloads are rejected.
