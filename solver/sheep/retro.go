@@ -28,9 +28,9 @@ import (
 // empty within a few thousand states, while the forward search needs
 // millions of nodes to exhaust the same level.
 //
-// States are told apart by their whole tile set, never by a hash alone: a
+// States are told apart by their whole tile set, never by a hash alone (a
 // state lost to a collision would make a W_j smaller than it is, and the
-// proof unsound.
+// proof unsound), and a layer never drops a state.
 
 // retroPlan bounds a retrograde search: at most nodes states expanded
 // (0: none), and no layer W_j larger than maxLayer states. In the beam
@@ -106,13 +106,17 @@ func newRetroSearch(l *Level) *retroSearch {
 // expanded and reports whether to stop.
 func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, left int) {
 	n := len(r.l.tiles)
-	cur, next := newStateSet(r.w), newStateSet(r.w)
-	cur.add(0, make([]uint64, r.w)) // W_0: the empty board
+	// A layer is a dead-state table used as a plain set (its work unused):
+	// it compares whole keys, and with room for a layer over maxLayer
+	// plus one state's successors it never evicts.
+	layer := func() *deadTable { return newDeadTableMax(n, plan.maxLayer+n+1) }
+	cur, next := layer(), layer()
+	cur.add(0, make([]uint64, r.w), 0) // W_0: the empty board
 	trayOf := make([]int, len(r.total))
 	var expanded int64
 	key := make([]uint64, r.w)
 	for j := 0; j < n; j++ {
-		next.reset()
+		next = layer()
 		for e := range cur.len() {
 			if expanded++; expanded > plan.nodes {
 				return retroNone, 0
@@ -120,7 +124,7 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 			if tick() {
 				return retroStopped, 0
 			}
-			state, h := cur.key(e), cur.hashes[e]
+			state, h := cur.keys[e*r.w:(e+1)*r.w], cur.hashs[e]
 			size := 0
 			for u, tm := range r.types {
 				c := 0
@@ -144,7 +148,9 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 					}
 					copy(key, state)
 					key[k] |= 1 << (t % 64)
-					next.add(h^r.zob[t], key)
+					if h2 := h ^ r.zob[t]; !next.contains(h2, key) {
+						next.add(h2, key, 0)
+					}
 				}
 			}
 			if next.len() > plan.maxLayer {
@@ -154,7 +160,7 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 		if next.len() == 0 {
 			return retroProven, j + 1
 		}
-		cur, next = next, cur
+		cur = next
 	}
 	return retroNone, 0 // W_n holds the start: the level can be won
 }
@@ -207,61 +213,4 @@ func checkRetroProof(l *Level, proof string) bool {
 	}
 	out, left := newRetroSearch(l).run(retroPlan{nodes: maxRetroNodes, maxLayer: maxRetroNodes}, func() bool { return false })
 	return out == retroProven && left == want
-}
-
-// stateSet is a set of states (tile bitsets of w words) with their
-// Zobrist hashes: open addressing on the hash, confirmed on the whole key.
-type stateSet struct {
-	w      int
-	keys   []uint64
-	hashes []uint64
-	slots  []uint32 // index+1, 0: empty; at most half full
-}
-
-func newStateSet(w int) *stateSet {
-	return &stateSet{w: w, slots: make([]uint32, 1<<10)}
-}
-
-func (s *stateSet) len() int { return len(s.hashes) }
-
-func (s *stateSet) key(e int) []uint64 { return s.keys[e*s.w : (e+1)*s.w] }
-
-func (s *stateSet) reset() {
-	s.keys, s.hashes = s.keys[:0], s.hashes[:0]
-	clear(s.slots)
-}
-
-// add puts the state key with hash h in the set unless it is there.
-func (s *stateSet) add(h uint64, key []uint64) {
-	mask := uint64(len(s.slots) - 1)
-	i := h & mask
-	for ; s.slots[i] != 0; i = (i + 1) & mask {
-		e := int(s.slots[i] - 1)
-		if s.hashes[e] == h && equalWords(s.key(e), key) {
-			return
-		}
-	}
-	s.hashes = append(s.hashes, h)
-	s.keys = append(s.keys, key...)
-	s.slots[i] = uint32(len(s.hashes))
-	if 2*len(s.hashes) > len(s.slots) {
-		s.slots = make([]uint32, 2*len(s.slots))
-		mask = uint64(len(s.slots) - 1)
-		for e, h := range s.hashes {
-			i := h & mask
-			for s.slots[i] != 0 {
-				i = (i + 1) & mask
-			}
-			s.slots[i] = uint32(e + 1)
-		}
-	}
-}
-
-func equalWords(a, b []uint64) bool {
-	for k := range a {
-		if a[k] != b[k] {
-			return false
-		}
-	}
-	return true
 }
