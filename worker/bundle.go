@@ -45,7 +45,7 @@ func (w *Worker) handleBundle(ctx context.Context, p queue.Payload) error {
 			b.log.Info("bundle handed back at shutdown", slog.Int("jobs_left", len(b.jobs)-b.next))
 			return b.handBack(ctx, b.next, fmt.Errorf("%w: %w", errHandedBack, asynq.RevokeTask))
 		}
-		if b.next > 0 && time.Since(b.start) > SlowAfter && b.restSolo(ctx, b.next) {
+		if b.next > 0 && time.Since(b.start) > b.w.cfg.SlowAfter && b.restSolo(ctx, b.next) {
 			// Not one slow job but many middling ones: running them one
 			// after another would keep the other slots idle.
 			break

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"os/exec"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -32,7 +33,7 @@ func TestMain(m *testing.M) {
 	// The solve processes of TestSearchesMoveToSolveProcesses are this
 	// test binary, serving the sleep kind.
 	if os.Getenv(solveChildEnv) == "1" {
-		reg := solver.NewRegistry(&sleepKind{})
+		reg := solver.NewRegistry(newSleepKind(true))
 		if err := solveproc.Serve(context.Background(), os.Stdin, os.Stdout, reg, slog.New(slog.DiscardHandler)); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -46,13 +47,33 @@ const solveChildEnv = "WORKER_TEST_SOLVE_CHILD"
 
 // sleepKind is a fake solver, so that the tests choose how long each job
 // of a bundle takes: a level {"kind":"sleep","ms":N,"n":I} sleeps N ms
-// (honouring ctx) and is solved with value N. A level with "panic" panics
-// the first time it is solved.
-type sleepKind struct{ panicked atomic.Bool }
+// (honouring ctx) and is solved with value N. A level with "gate" waits,
+// after its sleep, until the kind's gate is open (openGate), so that a
+// test makes a job slow by what it waits for, not by a duration that a
+// busy machine may stretch past another; in a solve process the gate is
+// open from the start. A level with "panic" panics the first time it is
+// solved.
+type sleepKind struct {
+	panicked atomic.Bool
+	gate     chan struct{}
+	openOnce sync.Once
+}
+
+func newSleepKind(open bool) *sleepKind {
+	k := &sleepKind{gate: make(chan struct{})}
+	if open {
+		k.openGate()
+	}
+	return k
+}
+
+// openGate lets every gated level finish.
+func (k *sleepKind) openGate() { k.openOnce.Do(func() { close(k.gate) }) }
 
 type sleepLevel struct {
 	MS    int64 `json:"ms"`
 	N     int   `json:"n"`
+	Gate  bool  `json:"gate,omitempty"`
 	Panic bool  `json:"panic,omitempty"`
 	body  []byte
 }
@@ -79,6 +100,13 @@ func (k *sleepKind) Solve(ctx context.Context, lvl solver.Level, opts solver.Opt
 	case <-time.After(time.Duration(l.MS) * time.Millisecond):
 	case <-ctx.Done():
 		return solver.Result{Verdict: solver.Unknown}, fmt.Errorf("sleep: %w", ctx.Err())
+	}
+	if l.Gate {
+		select {
+		case <-k.gate:
+		case <-ctx.Done():
+			return solver.Result{Verdict: solver.Unknown}, fmt.Errorf("sleep: %w", ctx.Err())
+		}
 	}
 	return solver.Result{Verdict: solver.Solved, Value: solver.Int64(l.MS), Optimal: true, Stats: solver.Stats{ElapsedMS: l.MS},
 		Details: map[string]any{"pid": os.Getpid()}}, nil // which process solved it
@@ -120,16 +148,20 @@ func newEnv(t *testing.T) *env {
 	}
 	qc := queue.NewClient(opt)
 	t.Cleanup(func() { qc.Close() })
-	return &env{st: st, url: url, redis: opt, qc: qc, kind: &sleepKind{}}
+	return &env{st: st, url: url, redis: opt, qc: qc, kind: newSleepKind(false)}
 }
 
 // startWorker runs a worker process's loop (asynq server, handler,
 // dispatcher) until the returned stop is called; stop shuts it down
-// gracefully and waits.
-func (e *env) startWorker(t *testing.T, concurrency int) (stop func()) {
+// gracefully and waits. opts, if given, adjust the worker's Config.
+func (e *env) startWorker(t *testing.T, concurrency int, opts ...func(*worker.Config)) (stop func()) {
 	t.Helper()
-	w := worker.New(worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond,
-		Processes: e.pool})
+	cfg := worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond,
+		Processes: e.pool}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	w := worker.New(cfg)
 	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -150,12 +182,13 @@ func (e *env) startWorker(t *testing.T, concurrency int) (stop func()) {
 }
 
 // batch submits one sleep level per entry of ms (panicAt: the seq of a
-// level that panics once, or -1).
-func (e *env) batch(t *testing.T, ms []int64, panicAt int) int64 {
+// level that panics once, or -1; gated: the seqs of levels that wait for
+// the kind's gate).
+func (e *env) batch(t *testing.T, ms []int64, panicAt int, gated ...int) int64 {
 	t.Helper()
 	levels := make([]store.Level, len(ms))
 	for i, d := range ms {
-		body, _ := json.Marshal(sleepLevel{MS: d, N: i, Panic: i == panicAt})
+		body, _ := json.Marshal(sleepLevel{MS: d, N: i, Panic: i == panicAt, Gate: slices.Contains(gated, i)})
 		body = append([]byte(`{"kind":"sleep",`), body[1:]...)
 		sum := sha256.Sum256(body)
 		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep", Body: body}
@@ -214,6 +247,17 @@ func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jo
 	return e.jobs(t, batchID)
 }
 
+// neverSlow keeps the bundle's slow rule out of a test about something
+// else: on a loaded machine even jobs of no work can take SlowAfter in all.
+func neverSlow(c *worker.Config) { c.SlowAfter = time.Hour }
+
+// slowAfter sets the slow rule's threshold for a test where it must fire:
+// long enough that a few jobs of no work stay under it on a loaded
+// machine; the jobs meant to pass it wait for the kind's gate.
+func slowAfter(d time.Duration) func(*worker.Config) {
+	return func(c *worker.Config) { c.SlowAfter = d }
+}
+
 func checkAllDoneOnce(t *testing.T, rows []jobRow, attempts int32) {
 	t.Helper()
 	for _, r := range rows {
@@ -229,7 +273,7 @@ func TestBundleCarriesManyFastJobsInOneTask(t *testing.T) {
 	e := newEnv(t)
 	const n = 2*queue.BundleSize + 5
 	id := e.batch(t, make([]int64, n), -1)
-	e.startWorker(t, 2)
+	e.startWorker(t, 2, neverSlow)
 	rows := e.waitBatch(t, id, 30*time.Second)
 	if len(rows) != n {
 		t.Fatalf("%d jobs, want %d", len(rows), n)
@@ -254,13 +298,13 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 	e := newEnv(t)
 	ms := make([]int64, 12)
 	const slow = 3
-	ms[slow] = 3000
-	id := e.batch(t, ms, -1)
-	e.startWorker(t, 2)
+	id := e.batch(t, ms, -1, slow)
+	e.startWorker(t, 2, slowAfter(2*time.Second))
 
-	// While the slow job searches it shows running, and the jobs after it
-	// are done by the other slot as solo tasks.
-	testwait.WaitFor(t, 20*time.Second, "the rest of the bundle to be done while the slow job runs", func() bool {
+	// While the slow job searches (it waits for the gate) it shows
+	// running, and the jobs after it are done by the other slot as solo
+	// tasks.
+	testwait.WaitFor(t, 60*time.Second, "the rest of the bundle to be done while the slow job runs", func() bool {
 		rows := e.jobs(t, id)
 		restDone := true
 		for _, r := range rows[slow+1:] {
@@ -271,7 +315,8 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 		}
 		return restDone
 	})
-	rows := e.waitBatch(t, id, 30*time.Second)
+	e.kind.openGate()
+	rows := e.waitBatch(t, id, 60*time.Second)
 	checkAllDoneOnce(t, rows, 1)
 	for _, r := range rows {
 		if want := r.Seq > slow; r.Solo != want {
@@ -286,6 +331,13 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 // process, and so do the bundle's later jobs, however quick (the bundle
 // stays one, none goes solo); an interactive job is solved in the worker
 // process.
+//
+// Which job passes the slice is decided by what it waits for, not by how
+// long it sleeps: the long job waits for the kind's gate, which stays
+// shut in the worker process and is open in the solve processes. The
+// slice is long enough that jobs of no work stay within it on a loaded
+// machine, and the slow rule is kept out (neverSlow), so no job goes solo
+// by chance.
 func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -298,10 +350,9 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	t.Cleanup(func() { e.pool.Close(10 * time.Second) })
 	ms := make([]int64, 8)
 	const long = 3
-	ms[long] = 50 // past InProcessSlice, well within SlowAfter
-	id := e.batch(t, ms, -1)
-	e.startWorker(t, 2)
-	rows := e.waitBatch(t, id, 30*time.Second)
+	id := e.batch(t, ms, -1, long)
+	e.startWorker(t, 2, neverSlow, func(c *worker.Config) { c.InProcessSlice = 2 * time.Second })
+	rows := e.waitBatch(t, id, 60*time.Second)
 	checkAllDoneOnce(t, rows, 1)
 
 	self := os.Getpid()
@@ -325,7 +376,7 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, queue.Interactive, 0); err != nil {
 		t.Fatal(err)
 	}
-	testwait.WaitFor(t, 20*time.Second, "the interactive job to be solved", func() bool {
+	testwait.WaitFor(t, time.Minute, "the interactive job to be solved", func() bool {
 		return len(e.solvedBy(t, `j.id = $1`, interactive.ID)) == 1
 	})
 	if pid := e.solvedBy(t, `j.id = $1`, interactive.ID)[0]; pid != self {
@@ -382,7 +433,7 @@ func TestRetriedBundleRunsItsJobsSolo(t *testing.T) {
 	e := newEnv(t)
 	const n, panicAt = 20, 7
 	id := e.batch(t, make([]int64, n), panicAt)
-	e.startWorker(t, 2)
+	e.startWorker(t, 2, neverSlow)
 	rows := e.waitBatch(t, id, 30*time.Second) // asynq retries after 1 s
 	if !e.kind.panicked.Load() {
 		t.Fatal("the level never panicked")
@@ -400,10 +451,12 @@ func TestRetriedBundleRunsItsJobsSolo(t *testing.T) {
 func TestShutdownHandsTheBundleBack(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	ms := []int64{0, 1500, 0, 0, 0}
-	id := e.batch(t, ms, -1)
-	stop := e.startWorker(t, 1)
-	testwait.WaitFor(t, 20*time.Second, "the slow job to run", func() bool {
+	// Job 1 waits for the gate, so it is still searching when the worker
+	// stops, however long the test takes to get there.
+	ms := []int64{0, 0, 0, 0, 0}
+	id := e.batch(t, ms, -1, 1)
+	stop := e.startWorker(t, 1, slowAfter(2*time.Second))
+	testwait.WaitFor(t, 60*time.Second, "the slow job to run", func() bool {
 		return e.jobs(t, id)[1].State == wire.Running
 	})
 	stop()
@@ -420,8 +473,9 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 		}
 	}
 
+	e.kind.openGate()
 	e.startWorker(t, 2)
-	checkAllDoneOnce(t, e.waitBatch(t, id, 30*time.Second), 1)
+	checkAllDoneOnce(t, e.waitBatch(t, id, 60*time.Second), 1)
 }
 
 func TestUnusableCheckpointStartsTheSearchOver(t *testing.T) {

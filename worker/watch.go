@@ -24,7 +24,7 @@ func (w *Worker) watch(ctx, taskCtx context.Context, cancel context.CancelCauseF
 	taskDone := taskCtx.Done()
 	var slowC <-chan time.Time
 	if onSlow != nil {
-		t := time.NewTimer(SlowAfter)
+		t := time.NewTimer(w.cfg.SlowAfter)
 		defer t.Stop()
 		slowC = t.C
 	}

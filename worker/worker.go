@@ -53,6 +53,13 @@ type Config struct {
 	// YieldToInteractive stops the child processes of Processes while an
 	// interactive job is on its way or running here (see yield.go).
 	YieldToInteractive bool
+	// SlowAfter is how long a job of a bundle may run before it counts as
+	// slow (default SlowAfter); InProcessSlice how long a bundle's job may
+	// search in this process before it moves to a solve process (default
+	// InProcessSlice). Tests set them so that which rule fires does not
+	// depend on how busy the machine is.
+	SlowAfter      time.Duration
+	InProcessSlice time.Duration
 }
 
 // Observer receives events for metrics.
@@ -102,6 +109,12 @@ func New(cfg Config) *Worker {
 	}
 	if cfg.CancelPoll <= 0 {
 		cfg.CancelPoll = 500 * time.Millisecond
+	}
+	if cfg.SlowAfter <= 0 {
+		cfg.SlowAfter = SlowAfter
+	}
+	if cfg.InProcessSlice <= 0 {
+		cfg.InProcessSlice = InProcessSlice
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
@@ -376,7 +389,7 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 		var moveOut context.CancelCauseFunc
 		hereCtx, moveOut = context.WithCancelCause(solveCtx)
 		defer moveOut(nil)
-		slice := time.AfterFunc(InProcessSlice, func() { moveOut(errMoveToChild) })
+		slice := time.AfterFunc(w.cfg.InProcessSlice, func() { moveOut(errMoveToChild) })
 		defer slice.Stop()
 	}
 	watched := make(chan bool, 1)

@@ -36,9 +36,19 @@ type pauser interface {
 	Resume()
 }
 
+// yieldLimits are the durations of the pause rules: YieldWindow,
+// YieldTail, YieldMax and YieldGap in production; a test of the timers
+// may lift YieldMax out of its way.
+type yieldLimits struct {
+	window, tail, max, gap time.Duration
+}
+
+var defaultYieldLimits = yieldLimits{window: YieldWindow, tail: YieldTail, max: YieldMax, gap: YieldGap}
+
 // yieldState decides when bulk searches are stopped. It is pure (time
 // comes in as now) so that its rules are tested without clocks.
 type yieldState struct {
+	limits      yieldLimits
 	active      int       // interactive jobs running in this process
 	until       time.Time // a notice or a job's end asks for the pause until then
 	pausedSince time.Time // zero while bulk searches run
@@ -54,9 +64,9 @@ func (s *yieldState) step(now time.Time) (paused bool, next time.Time) {
 		case !demand:
 			s.pausedSince = time.Time{}
 			return false, time.Time{}
-		case now.Sub(s.pausedSince) >= YieldMax:
+		case now.Sub(s.pausedSince) >= s.limits.max:
 			s.pausedSince = time.Time{}
-			s.gapUntil = now.Add(YieldGap)
+			s.gapUntil = now.Add(s.limits.gap)
 			return false, s.gapUntil
 		}
 		return true, s.wake()
@@ -74,7 +84,7 @@ func (s *yieldState) step(now time.Time) (paused bool, next time.Time) {
 // wake is when a pause must be looked at again: when the demand may end
 // (no job running here and the notice's window over), or at YieldMax.
 func (s *yieldState) wake() time.Time {
-	limit := s.pausedSince.Add(YieldMax)
+	limit := s.pausedSince.Add(s.limits.max)
 	if s.active == 0 && s.until.Before(limit) {
 		return s.until
 	}
@@ -94,14 +104,18 @@ type yielder struct {
 	total  time.Duration // time spent paused, ended pauses only
 }
 
-func newYielder(p pauser) *yielder { return &yielder{p: p} }
+func newYielder(p pauser) *yielder { return newYielderWith(p, defaultYieldLimits) }
+
+func newYielderWith(p pauser, limits yieldLimits) *yielder {
+	return &yielder{p: p, s: yieldState{limits: limits}}
+}
 
 // notice: an interactive job was submitted somewhere.
 func (y *yielder) notice() {
 	y.mu.Lock()
 	defer y.mu.Unlock()
 	now := time.Now()
-	if u := now.Add(YieldWindow); u.After(y.s.until) {
+	if u := now.Add(y.s.limits.window); u.After(y.s.until) {
 		y.s.until = u
 	}
 	y.apply(now)
@@ -118,7 +132,7 @@ func (y *yielder) begin() (end func()) {
 		defer y.mu.Unlock()
 		now := time.Now()
 		y.s.active--
-		if u := now.Add(YieldTail); u.After(y.s.until) {
+		if u := now.Add(y.s.limits.tail); u.After(y.s.until) {
 			y.s.until = u
 		}
 		y.apply(now)

@@ -74,7 +74,7 @@ func TestYieldState(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var s yieldState
+			s := yieldState{limits: defaultYieldLimits}
 			for i, st := range tt.steps {
 				now := ms(st.at)
 				switch st.event {
@@ -143,23 +143,32 @@ func (f *fakePauser) state() (bool, int) {
 
 // TestYielderResumesOnItsOwn drives a yielder with real timers: a notice
 // pauses at once, its timer resumes, and the statistics count it; a job
-// running here holds the pause; close resumes and stops for good.
+// running here holds the pause; close resumes and stops for good. The cut
+// at YieldMax is lifted (TestYieldState covers it): on a loaded machine
+// the test's own pause could outlast it, and the job would rightly be
+// let go.
 func TestYielderResumesOnItsOwn(t *testing.T) {
 	f := &fakePauser{resumed: make(chan struct{}, 1)}
-	y := newYielder(f)
+	limits := defaultYieldLimits
+	limits.max = time.Hour
+	y := newYielderWith(f, limits)
+	waitResumed := func(what string) {
+		t.Helper()
+		select {
+		case <-f.resumed:
+		case <-time.After(time.Minute):
+			t.Fatal(what)
+		}
+	}
 
 	y.notice()
 	if paused, n := f.state(); !paused || n != 1 {
 		t.Fatalf("after a notice: paused %v, %d pauses; want a pause", paused, n)
 	}
-	select {
-	case <-f.resumed:
-	case <-time.After(10 * YieldWindow):
-		t.Fatal("the notice's pause did not end on its own")
-	}
+	waitResumed("the notice's pause did not end on its own")
 	pauses, total := y.stats()
-	if pauses != 1 || total < YieldWindow/2 {
-		t.Fatalf("stats: %d pauses, %v paused; want 1 and about %v", pauses, total, YieldWindow)
+	if pauses != 1 || total < YieldWindow {
+		t.Fatalf("stats: %d pauses, %v paused; want 1 and at least %v", pauses, total, YieldWindow)
 	}
 
 	end := y.begin()
@@ -168,11 +177,7 @@ func TestYielderResumesOnItsOwn(t *testing.T) {
 		t.Fatal("a running interactive job did not hold the pause")
 	}
 	end()
-	select {
-	case <-f.resumed:
-	case <-time.After(10 * YieldWindow):
-		t.Fatal("the pause did not end after the job")
-	}
+	waitResumed("the pause did not end after the job")
 
 	end = y.begin()
 	y.close()
