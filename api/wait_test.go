@@ -56,8 +56,8 @@ func TestLongPollJob(t *testing.T) {
 
 	t.Run("returns on completion", func(t *testing.T) {
 		j := queuedJob(t, f, 1)
-		res := longPoll(c, t, j.ID, 30*time.Second)
-		time.Sleep(300 * time.Millisecond) // the poll is waiting
+		res := longPoll(c, t, j.ID, time.Minute)
+		time.Sleep(300 * time.Millisecond) // the poll is probably waiting (if not, it answers at once)
 		finished := time.Now()
 		stored, err := f.store.FinishJobs(ctx, []store.Finish{{JobID: j.ID, SolverVersion: "x",
 			Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(3), Optimal: true}}})
@@ -68,23 +68,24 @@ func TestLongPollJob(t *testing.T) {
 		if r.err != nil || r.job.State != wire.Done || r.job.Result == nil {
 			t.Fatalf("long-poll: %+v %v", r.job, r.err)
 		}
-		// Woken by the notification, not by the end of the 30 s wait.
-		if r.took > 10*time.Second {
-			t.Fatalf("long-poll took %s", r.took)
+		// Woken by the notification, not by the end of the wait: the
+		// bound is the wait itself, so a busy machine cannot fail it.
+		if r.took >= time.Minute {
+			t.Fatalf("long-poll took %s: it ran to the end of its wait", r.took)
 		}
 		t.Logf("answered %s after the result was stored", r.at.Sub(finished))
 	})
 
 	t.Run("a canceled job wakes its waiters", func(t *testing.T) {
 		j := queuedJob(t, f, 2)
-		a, b := longPoll(c, t, j.ID, 30*time.Second), longPoll(c, t, j.ID, 30*time.Second)
+		a, b := longPoll(c, t, j.ID, time.Minute), longPoll(c, t, j.ID, time.Minute)
 		time.Sleep(300 * time.Millisecond)
 		if state, err := c.CancelJob(ctx, j.ID); err != nil || state != wire.Canceled {
 			t.Fatalf("cancel: %s %v", state, err)
 		}
 		for _, ch := range []<-chan waited{a, b} {
 			r := <-ch
-			if r.err != nil || r.job.State != wire.Canceled || r.took > 10*time.Second {
+			if r.err != nil || r.job.State != wire.Canceled || r.took >= time.Minute {
 				t.Fatalf("waiter: %+v %v after %s", r.job, r.err, r.took)
 			}
 		}
@@ -93,7 +94,7 @@ func TestLongPollJob(t *testing.T) {
 	t.Run("on time when nothing happens", func(t *testing.T) {
 		j := queuedJob(t, f, 3)
 		r := <-longPoll(c, t, j.ID, 1500*time.Millisecond)
-		if r.err != nil || r.job.State != wire.Queued || r.took < 1500*time.Millisecond || r.took > 10*time.Second {
+		if r.err != nil || r.job.State != wire.Queued || r.took < 1500*time.Millisecond {
 			t.Fatalf("long-poll of an idle job: %+v %v after %s", r.job, r.err, r.took)
 		}
 	})
@@ -103,8 +104,8 @@ func TestLongPollJob(t *testing.T) {
 		if _, err := c.CancelJob(ctx, j.ID); err != nil {
 			t.Fatal(err)
 		}
-		r := <-longPoll(c, t, j.ID, 30*time.Second)
-		if r.err != nil || r.job.State != wire.Canceled || r.took > 10*time.Second {
+		r := <-longPoll(c, t, j.ID, time.Minute)
+		if r.err != nil || r.job.State != wire.Canceled || r.took >= time.Minute {
 			t.Fatalf("%+v %v after %s", r.job, r.err, r.took)
 		}
 	})
@@ -146,17 +147,17 @@ func TestLongPollBatch(t *testing.T) {
 	res := make(chan batchWaited, 1)
 	go func() {
 		start := time.Now()
-		b, err := c.WaitBatch(ctx, id, 30*time.Second)
+		b, err := c.WaitBatch(ctx, id, time.Minute)
 		res <- batchWaited{b, err, time.Since(start)}
 	}()
 	// A waiter on one job of the batch is woken by its batch's key.
-	jobRes := longPoll(c, t, jobIDs[0], 30*time.Second)
+	jobRes := longPoll(c, t, jobIDs[0], time.Minute)
 	time.Sleep(300 * time.Millisecond)
 	if _, err := f.store.FinishJobs(ctx, []store.Finish{{JobID: jobIDs[0], SolverVersion: "x",
 		Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(1), Optimal: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-jobRes; r.err != nil || r.job.State != wire.Done || r.took > 10*time.Second {
+	if r := <-jobRes; r.err != nil || r.job.State != wire.Done || r.took >= time.Minute {
 		t.Fatalf("job of the batch: %+v %v after %s", r.job, r.err, r.took)
 	}
 	select {
@@ -168,11 +169,11 @@ func TestLongPollBatch(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := <-res
-	if r.err != nil || r.b.Done != 1 || r.b.States["canceled"] != 2 || r.took > 10*time.Second {
+	if r.err != nil || r.b.Done != 1 || r.b.States["canceled"] != 2 || r.took >= time.Minute {
 		t.Fatalf("batch long-poll: %+v %v after %s", r.b, r.err, r.took)
 	}
 	start := time.Now()
-	if b, err := c.WaitBatch(ctx, id, 30*time.Second); err != nil || b.Done != 1 || time.Since(start) > 10*time.Second {
+	if b, err := c.WaitBatch(ctx, id, time.Minute); err != nil || b.Done != 1 || time.Since(start) >= time.Minute {
 		t.Fatalf("a final batch: %+v %v", b, err)
 	}
 }

@@ -129,7 +129,9 @@ func TestDispatcherEnqueuesEachCarrierOnceAndSweepsAfterAFlush(t *testing.T) {
 func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	const dead = time.Second
+	// Long enough that a beat and the round right after it stay within it
+	// on a loaded machine.
+	const dead = 3 * time.Second
 	ghost := store.Owner{ID: "ghost", DeadAfter: dead}
 	me := store.Owner{ID: "me", DeadAfter: dead}
 	alive := store.Owner{ID: "alive", DeadAfter: dead}
@@ -185,7 +187,9 @@ func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	const dead = time.Second
+	// Long enough that a beat and the round right after it stay within it
+	// on a loaded machine.
+	const dead = 3 * time.Second
 	ghost := store.Owner{ID: "ghost", DeadAfter: dead}
 	if err := e.st.Beat(t.Context(), ghost.ID, "host", 1, time.Minute); err != nil {
 		t.Fatal(err)

@@ -74,11 +74,17 @@ func TestWaitRetriesAndFailsOnFailedJobs(t *testing.T) {
 
 func TestWaitUnknownBatchEndsAtOnce(t *testing.T) {
 	t.Parallel()
-	srv, _ := fakeBatches(t, batchOf(map[string]int{"queued": 10}, nil))
-	start := time.Now()
+	// At once means without a retry: the one request is answered 404.
+	var requests atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte(`{"error":"not found"}`))
+	}))
+	t.Cleanup(srv.Close)
 	code, _, stderr := runCLI(t, "", "--server", srv.URL, "wait", "6")
-	if code != exitError || !strings.Contains(stderr, "404") || time.Since(start) > 500*time.Millisecond {
-		t.Fatalf("exit %d after %v: %s", code, time.Since(start), stderr)
+	if code != exitError || !strings.Contains(stderr, "404") || requests.Load() != 1 {
+		t.Fatalf("exit %d after %d requests: %s", code, requests.Load(), stderr)
 	}
 }
 

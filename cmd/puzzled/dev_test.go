@@ -92,7 +92,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	<-dev.Done()
 	// Removed at once and again until it stays removed: a server still
 	// dying may write a file (Redis its final save) while the folder goes.
-	testwait.WaitFor(t, 30*time.Second, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
+	testwait.WaitFor(t, time.Minute, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
 		return os.RemoveAll(dir) == nil && len(e2e.ProcessesIn(dir)) == 0
 	})
 }

@@ -148,5 +148,5 @@ func TestPostgresWrongPasswordFailsFast(t *testing.T) {
 	if !errors.Is(err, ErrBadPassword) {
 		t.Fatalf("start with the wrong password: %v, want ErrBadPassword", err)
 	}
-	testwait.WaitFor(t, 20*time.Second, "the refused server to be stopped", func() bool { return len(processesIn(dir)) == 0 })
+	testwait.WaitFor(t, time.Minute, "the refused server to be stopped", func() bool { return len(processesIn(dir)) == 0 })
 }

@@ -24,7 +24,7 @@ func TestPostgresProcessGroupKillLeavesNothing(t *testing.T) {
 	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	testwait.WaitFor(t, 10*time.Second, "the process group to be gone", func() bool {
+	testwait.WaitFor(t, time.Minute, "the process group to be gone", func() bool {
 		return !alive(pid) && len(processesIn(dir)) == 0
 	})
 	if _, err := os.Stat(filepath.Join(dir, "postmaster.pid")); err != nil {

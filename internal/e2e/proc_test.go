@@ -21,10 +21,10 @@ func TestCleanupEndsEveryDescendant(t *testing.T) {
 		// sh waits on a setsid child that ignores SIGTERM, then is killed.
 		cmd := exec.Command("sh", "-c", `setsid sh -c 'trap "" TERM; sleep 300' </dev/null >/dev/null 2>&1 & echo "{\"msg\":\"child\",\"pid\":$!}" >&2; wait`)
 		p := startCmd(t, cmd)
-		pid := int(p.WaitLog("child", 10*time.Second)["pid"].(float64))
+		pid := int(p.WaitLog("child", time.Minute)["pid"].(float64))
 		// Until setsid has run, the child is still in sh's process group
 		// and the kill below reaches it: wait for it to lead a session.
-		testwait.WaitFor(t, 10*time.Second, "the setsid child below sh, in a session of its own", func() bool {
+		testwait.WaitFor(t, time.Minute, "the setsid child below sh, in a session of its own", func() bool {
 			for _, d := range descendants(p.cmd.Process.Pid) {
 				if d.pid == pid {
 					child = d

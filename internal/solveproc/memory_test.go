@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/puzzled/puzzled/internal/testwait"
 )
 
 // TestChildGivesMemoryBack: after a search that held a large heap for a
@@ -23,14 +25,13 @@ func TestChildGivesMemoryBack(t *testing.T) {
 		t.Fatal(err)
 	}
 	pid := p.pids()[0]
-	// The child frees after it has answered: give it a few seconds.
-	rss := childRSS(t, pid)
-	for deadline := time.Now().Add(5 * time.Second); rss > 100<<20 && time.Now().Before(deadline); rss = childRSS(t, pid) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if rss > 100<<20 {
-		t.Fatalf("idle child holds %d MB 5 s after a search that held 300 MB", rss>>20)
-	}
+	// The child frees after it has answered, when it next runs (at a low
+	// priority, on a machine that may be busy).
+	var rss int64
+	testwait.WaitFor(t, time.Minute, "the idle child to hold less than 100 MB after a search that held 300 MB", func() bool {
+		rss = childRSS(t, pid)
+		return rss <= 100<<20
+	})
 	t.Logf("idle child: %d MB resident", rss>>20)
 }
 
