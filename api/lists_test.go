@@ -414,6 +414,23 @@ func TestBatchItemLabels(t *testing.T) {
 			if !slices.Equal(got, []int64{jobs[0].ID}) {
 				t.Fatalf("jobs by the item's label: %v, want %v", got, jobs[0].ID)
 			}
+			// The item's project overrides the batch's: the job is found
+			// by its own value only, and by the batch's other labels.
+			got = ids(listJobs(t, c, client.Filter{"batch": {fmt.Sprint(id)}, "label": {"project:mine"}}))
+			if !slices.Equal(got, []int64{jobs[0].ID}) {
+				t.Fatalf("jobs by the overriding label: %v, want %v", got, jobs[0].ID)
+			}
+			if p, ok := tc.batch["project"]; ok {
+				got = ids(listJobs(t, c, client.Filter{"batch": {fmt.Sprint(id)}, "label": {"project:" + p.(string)}}))
+				slices.Sort(got)
+				if want := []int64{jobs[1].ID, jobs[2].ID}; !slices.Equal(got, want) {
+					t.Fatalf("jobs by the batch's project: %v, want %v (not the job whose own project overrides it)", got, want)
+				}
+				got = ids(listJobs(t, c, client.Filter{"batch": {fmt.Sprint(id)}, "label": {"chapter:3", "project:mine"}}))
+				if !slices.Equal(got, []int64{jobs[0].ID}) {
+					t.Fatalf("jobs by the batch's chapter and the item's project: %v, want %v", got, jobs[0].ID)
+				}
+			}
 			lvl, err := c.CreateJob(ctx, bare, client.JobOptions{})
 			if err != nil || lvl.LevelHash != jobs[0].LevelHash {
 				t.Fatalf("the bare level's hash %q differs from the labelled item's %q (%v)", lvl.LevelHash, jobs[0].LevelHash, err)

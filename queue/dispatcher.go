@@ -45,6 +45,8 @@ type Dispatcher struct {
 	// sweepBefore: jobs last enqueued before it are re-enqueued now (set
 	// when Redis lost its data, cleared when the sweep is through).
 	sweepBefore time.Time
+	// compacted: when the count rows were last folded.
+	compacted time.Time
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -115,8 +117,9 @@ func tasksOf(jobs []store.LiveJob) []task {
 	return tasks
 }
 
-// Round takes over the jobs of dead workers, claims one page of jobs and
-// makes sure each has a live task. It returns how many jobs it claimed.
+// Round takes over the jobs of dead workers, claims one page of jobs that
+// travel alone and one of bundles, and makes sure each has a live task.
+// It returns how many jobs and bundles it claimed.
 func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if d.cfg.Owner.ID != "" {
 		ids, err := d.cfg.Store.TakeOverJobs(ctx, d.cfg.Owner.ID, d.cfg.Owner.DeadAfter)
@@ -142,10 +145,16 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(jobs) < d.cfg.Page {
+	bundles, err := d.cfg.Store.ClaimLiveBundles(ctx, staleBefore, d.cfg.Page)
+	if err != nil {
+		return 0, err
+	}
+	claimed := len(jobs) + len(bundles)
+	if claimed < d.cfg.Page {
 		d.sweepBefore = time.Time{} // the sweep is through
 	}
-	if len(jobs) == 0 {
+	d.compactNow(ctx)
+	if claimed == 0 {
 		return 0, nil
 	}
 	var (
@@ -170,13 +179,42 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 			}
 		})
 	}
-	for _, t := range tasksOf(jobs) {
+	for _, t := range append(tasksOf(jobs), bundleTasks(bundles)...) {
 		next <- t
 	}
 	close(next)
 	wg.Wait()
-	d.cfg.Logger.Debug("dispatched", slog.Int("claimed", len(jobs)), slog.Int("tasks_enqueued", recovered))
-	// A job whose enqueue failed keeps its fresh enqueued_at and is retried
-	// once it goes stale.
-	return len(jobs), firstErr
+	d.cfg.Logger.Debug("dispatched", slog.Int("jobs", len(jobs)), slog.Int("bundles", len(bundles)),
+		slog.Int("tasks_enqueued", recovered))
+	// A job or bundle whose enqueue failed keeps its fresh enqueued_at and
+	// is retried once it goes stale.
+	return claimed, firstErr
+}
+
+// bundleTasks are the tasks of claimed bundles.
+func bundleTasks(bundles []store.LiveBundle) []task {
+	tasks := make([]task, len(bundles))
+	for i, b := range bundles {
+		budget := b.MaxMS
+		if budget <= 0 {
+			budget = DefaultMaxMS
+		}
+		tasks[i] = task{payload: Payload{BatchID: b.BatchID, Bundle: b.FirstSeq / BundleSize}, priority: b.Priority, maxMS: budget}
+	}
+	return tasks
+}
+
+// compactEvery is how often a dispatcher folds the count rows
+// (store.CompactCounts); one dispatcher at a time does.
+const compactEvery = 5 * time.Second
+
+// compactNow folds the count rows when compactEvery has passed.
+func (d *Dispatcher) compactNow(ctx context.Context) {
+	if time.Since(d.compacted) < compactEvery {
+		return
+	}
+	d.compacted = time.Now()
+	if _, err := d.cfg.Store.CompactCounts(ctx, 1000); err != nil && ctx.Err() == nil {
+		d.cfg.Logger.Warn("job counts not compacted", slog.Any("error", err))
+	}
 }

@@ -53,7 +53,7 @@ func ValidPriority(p string) bool { return p == Interactive || p == Bulk }
 // scripts) and turns the worker's per-job PostgreSQL writes into one
 // statement per bundle. A slow job makes the rest of its bundle solo (see
 // worker), so a bundle never serialises long searches.
-const BundleSize = 64
+const BundleSize = store.BundleSize
 
 // Payload is the body of a solve task: a job, or a bundle of a batch.
 type Payload struct {

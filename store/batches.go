@@ -96,34 +96,63 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			return fmt.Errorf("insert levels: %w", err)
 		}
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
-		// The batch's labels apply to its jobs: copied here, with each
-		// job's own on top, so that job_labels (filled from jobs.labels by
-		// a trigger) answers GET /v1/jobs?label=… for both.
+		// A job keeps only its own labels; the batch's are the batch's
+		// (batchLabels), applied to its jobs when they are read.
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts, labels,
 				difficulty_playouts)
-			SELECT $1, seq, hash, kind, $2, $3, $4, $5,
-				CASE WHEN labels IS NULL THEN $6::jsonb ELSE coalesce($6::jsonb, '{}') || labels END, $7
+			SELECT $1, seq, hash, kind, $2, $3, $4, $5, labels, $6
 			FROM new_jobs ORDER BY seq`,
-			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), nullJSON(p.Labels), p.Playouts); err != nil {
+			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), p.Playouts); err != nil {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
-		if len(src.unique) == src.n {
-			return completeCached(ctx, tx, id, src.unique, p.Versions, wantsFigures(p.Playouts))
+		if len(p.Labels) > 0 && string(p.Labels) != "null" {
+			if err := batchLabels(ctx, tx, id); err != nil {
+				return err
+			}
 		}
-		if _, err := tx.Exec(ctx, `
-			UPDATE jobs j SET dup_of = f.first
-			FROM (SELECT level_hash, min(id) AS first FROM jobs WHERE batch_id = $1
-				GROUP BY level_hash HAVING count(*) > 1) f
-			WHERE j.batch_id = $1 AND j.level_hash = f.level_hash AND j.id <> f.first`, id); err != nil {
-			return fmt.Errorf("mark duplicates: %w", err)
+		if len(src.unique) < src.n {
+			if _, err := tx.Exec(ctx, `
+				UPDATE jobs j SET dup_of = f.first
+				FROM (SELECT level_hash, min(id) AS first FROM jobs WHERE batch_id = $1
+					GROUP BY level_hash HAVING count(*) > 1) f
+				WHERE j.batch_id = $1 AND j.level_hash = f.level_hash AND j.id <> f.first`, id); err != nil {
+				return fmt.Errorf("mark duplicates: %w", err)
+			}
 		}
-		return completeCached(ctx, tx, id, src.unique, p.Versions, wantsFigures(p.Playouts))
+		cached, err := completeCached(ctx, tx, id, src.unique, p.Versions, wantsFigures(p.Playouts))
+		if err != nil {
+			return err
+		}
+		return insertBundles(ctx, tx, id, src.n, cached, p)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: create batch: %w", err)
 	}
 	return id, nil
+}
+
+// batchLabels writes the label rows of a new batch: one batch_labels row
+// per string label, and a level_labels row per label and level of the
+// batch (GET /v1/levels?label= lists the levels of a label's jobs).
+func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64) error {
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO batch_labels (key, value, created_at, batch_id)
+		SELECT e.key, e.value #>> '{}', b.created_at, b.id
+		FROM batches b, jsonb_each(b.labels) e
+		WHERE b.id = $1 AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'`, batchID); err != nil {
+		return fmt.Errorf("insert batch labels: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `
+		INSERT INTO level_labels (key, value, level_created_at, level_hash)
+		SELECT e.key, e.value #>> '{}', l.created_at, l.hash
+		FROM batches b, jsonb_each(b.labels) e, (SELECT DISTINCT hash FROM new_jobs) n JOIN levels l ON l.hash = n.hash
+		WHERE b.id = $1 AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'
+		ORDER BY 1, 2, 3, 4  -- one order for every inserter: no deadlock on a row two insert
+		ON CONFLICT DO NOTHING`, batchID); err != nil {
+		return fmt.Errorf("insert level labels: %w", err)
+	}
+	return nil
 }
 
 // copySource feeds a LevelStream to COPY: one row per level, the body only
@@ -180,7 +209,7 @@ func (s *sliceStream) Next() (Level, error) {
 // by hash first (index probes; a fresh batch usually has none): joining the
 // just-copied jobs directly would be planned with stale statistics.
 // figures says whether the batch's jobs want difficulty figures (cachedFor).
-func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []string, kindVersions map[string]string, figures bool) error {
+func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []string, kindVersions map[string]string, figures bool) (int, error) {
 	kinds, versions := make([]string, 0, len(kindVersions)), make([]string, 0, len(kindVersions))
 	for k, v := range kindVersions {
 		kinds, versions = append(kinds, k), append(versions, v)
@@ -193,7 +222,7 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []stri
 		WHERE r.level_hash = ANY ($1) AND r.verdict IN `+definitiveVerdicts+` AND `+cachedFor("$4")+`
 		ORDER BY r.level_hash, r.difficulty IS NULL, r.job_id`, hashes, kinds, versions, figures)
 	if err != nil {
-		return fmt.Errorf("find cached results: %w", err)
+		return 0, fmt.Errorf("find cached results: %w", err)
 	}
 	type hit struct {
 		Hash string
@@ -201,13 +230,13 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []stri
 	}
 	hits, err := pgx.CollectRows(rows, pgx.RowToStructByPos[hit])
 	if err != nil || len(hits) == 0 {
-		return err
+		return 0, err
 	}
 	hitHashes, srcs := make([]string, len(hits)), make([]int64, len(hits))
 	for i, h := range hits {
 		hitHashes[i], srcs[i] = h.Hash, h.Src
 	}
-	_, err = tx.Exec(ctx, `
+	tag, err := tx.Exec(ctx, `
 		WITH hit AS (
 			SELECT h.*, r.verdict FROM unnest($2::text[], $3::bigint[]) AS h (hash, src)
 			JOIN results r ON r.job_id = h.src
@@ -220,7 +249,28 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []stri
 		SELECT u.id, r.level_hash, r.solver_version, r.verdict, r.value, r.optimal, r.proof, r.plan, r.details, r.stats, r.difficulty
 		FROM u JOIN results r ON r.job_id = u.src`, batchID, hitHashes, srcs)
 	if err != nil {
-		return fmt.Errorf("complete cached jobs: %w", err)
+		return 0, fmt.Errorf("complete cached jobs: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}
+
+// insertBundles stores the bundles of a new batch of n jobs, cached of
+// them done already: every bundle when nothing was cached (the batch's
+// jobs are all queued), otherwise those that still carry a queued job.
+func insertBundles(ctx context.Context, tx pgx.Tx, batchID int64, n, cached int, p BatchParams) error {
+	if cached == n {
+		return nil
+	}
+	firsts := `SELECT g * $2 FROM generate_series(0, ($3 - 1) / $2) g`
+	if cached > 0 {
+		firsts = `SELECT DISTINCT seq / $2 * $2 FROM jobs
+			WHERE batch_id = $1 AND state = 'queued' AND dup_of IS NULL AND $3 > 0`
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO bundles (batch_id, first_seq, end_seq, priority, max_ms)
+		SELECT $1, f.first, f.first + $2, $4, $5 FROM (`+firsts+`) f (first)`,
+		batchID, int32(BundleSize), int32(n), p.Priority, p.Budget.MaxMS)
+	if err != nil {
+		return fmt.Errorf("insert bundles: %w", err)
 	}
 	return nil
 }
@@ -237,9 +287,9 @@ func (s *Store) GetBatch(ctx context.Context, id int64) (Batch, error) {
 		return Batch{}, fmt.Errorf("store: get batch: %w", err)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT state::text, kind, coalesce(verdict, ''), cached, count(*), max(finished_at)
-		FROM jobs WHERE batch_id = $1
-		GROUP BY 1, 2, 3, 4`, id)
+		SELECT state::text, kind, verdict, cached, sum(n)::bigint, max(finished_at)
+		FROM job_counts WHERE batch_id = $1
+		GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0`, id)
 	if err != nil {
 		return Batch{}, fmt.Errorf("store: batch counts: %w", err)
 	}
@@ -345,7 +395,10 @@ func (s *Store) CancelBatch(ctx context.Context, id int64) ([]int64, error) {
 		if err != nil {
 			return err
 		}
-		ids, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+		if ids, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
+			return err
+		}
+		_, err = tx.Exec(ctx, `DELETE FROM bundles WHERE batch_id = $1`, id)
 		return err
 	})
 	if err != nil {

@@ -22,15 +22,17 @@ type LiveJob struct {
 	Recoveries int32
 }
 
-// ClaimLiveJobs returns up to limit queued or running jobs that were never
-// handed to asynq, or last checked before staleBefore, and stamps them as
-// checked now. Rows are claimed with SKIP LOCKED, so several dispatchers
-// (one per worker process) share the work without overlap.
+// ClaimLiveJobs returns up to limit queued or running jobs that travel
+// alone (outside a batch, or sent solo; a bundle's jobs are dispatched as
+// their bundle, see ClaimLiveBundles) and were never handed to asynq, or
+// last checked before staleBefore, and stamps them as checked now. Rows
+// are claimed with SKIP LOCKED, so several dispatchers (one per worker
+// process) share the work without overlap.
 func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit int) ([]LiveJob, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH c AS (
 			SELECT id FROM jobs
-			WHERE state IN `+liveStates+` AND dup_of IS NULL
+			WHERE state IN `+liveStates+` AND dup_of IS NULL AND (batch_id IS NULL OR solo)
 				AND (enqueued_at IS NULL OR enqueued_at < $1)
 			ORDER BY enqueued_at NULLS FIRST, id
 			LIMIT $2

@@ -130,9 +130,10 @@ func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
 	var progAt *time.Time
 	err := s.pool.QueryRow(ctx, `
 		SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state, j.priority, j.max_nodes, j.max_ms,
-			j.difficulty_playouts, j.labels, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
+			j.difficulty_playouts, `+jobLabels("j", "b")+`, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
 			c.nodes, c.seq, c.updated_at, `+resultColumns("r")+`
 		FROM jobs j
+		LEFT JOIN batches b ON b.id = j.batch_id
 		LEFT JOIN checkpoints c ON c.job_id = j.id
 		LEFT JOIN results r ON r.job_id = j.id
 		WHERE j.id = $1`, id).Scan(append([]any{&j.ID, &j.BatchID, &j.Seq, &j.LevelHash, &j.Kind, &j.State,
@@ -202,35 +203,6 @@ func (s *Store) StartJobs(ctx context.Context, ids []int64, o Owner) (map[int64]
 		byID[r.ID] = r
 	}
 	return byID, nil
-}
-
-// ClaimBundle returns, in seq order, the jobs that a bundle task of batch
-// batchID carries: live jobs with seq in [from, to) that are neither solo
-// nor waiting on a copy of their level (dup_of), nor held by another live
-// worker. It marks them held by o and nothing else: a bundle's fast jobs
-// go from queued to done in one FinishJobs, and only a slow one is marked
-// running (MarkRunning). Attempts counts the coming one.
-func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, o Owner) ([]RunnableJob, error) {
-	rows, err := s.pool.Query(ctx, `
-		WITH j AS (
-			UPDATE jobs SET worker_id = $4
-			WHERE batch_id = $1 AND seq >= $2 AND seq < $3
-				AND `+stillLive+` AND dup_of IS NULL AND NOT solo AND `+ownerGone("$4", "$5::interval")+`
-			RETURNING id, seq, kind, level_hash, max_nodes, max_ms, difficulty_playouts, attempts, max_attempts, error
-		)
-		SELECT j.id, j.kind, l.body, j.max_nodes, j.max_ms, j.difficulty_playouts, j.attempts + 1, j.max_attempts, c.blob, c.seq,
-			coalesce(j.error, '')
-		FROM j JOIN levels l ON l.hash = j.level_hash
-		LEFT JOIN checkpoints c ON c.job_id = j.id
-		ORDER BY j.seq`, batchID, from, to, o.ID, o.DeadAfter)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim bundle: %w", err)
-	}
-	jobs, err := collectRunnable(rows)
-	if err != nil {
-		return nil, fmt.Errorf("store: claim bundle: %w", err)
-	}
-	return jobs, nil
 }
 
 func collectRunnable(rows pgx.Rows) ([]RunnableJob, error) {

@@ -111,54 +111,135 @@ type JobListItem = wire.JobListItem
 // JobsQuery returns the SQL and arguments of ListJobs (for EXPLAIN in tests
 // and benchmarks).
 //
-// A label filter reads job_labels (migrations/00009). The
-// first label's rows carry the job's created_at, kind and verdict, so the
-// page's other conditions (cursor, time window, kind, verdict) and its
-// ORDER BY are put on them: job_labels_list or job_labels_kind_verdict then
-// yields the matching jobs already in page order, about `limit` entries
-// whatever the table size, each joined to its job by primary key. They are
-// not repeated on jobs, nor is the page ordered by a created_at equality
-// between the two, because the planner would count such a condition twice
-// and misjudge every plan. Further labels filter the job rows the page
-// reads anyway (containment in jobs.labels): a join of their job_labels
-// rows let the planner hash-join every job of both labels and sort them.
-// The rarest label should come first.
+// Without a label filter the page is read in order from the index of its
+// most selective filter (migrations/00005). A label filter k:v matches the
+// jobs with an own label k:v and the jobs of the batches labelled k:v that
+// have no own label k (a job's labels are its batch's with its own on top,
+// migrations/00010). Each source yields its rows in page order, about
+// `limit` index entries whatever the table size, and the page is the first
+// `limit` of the two merged:
+//
+//   - own labels from job_labels (migrations/00009). Its rows carry the
+//     job's created_at, kind and verdict, so the page's other conditions
+//     (cursor, time window, kind, verdict) and its order are put on them:
+//     job_labels_list or job_labels_kind_verdict yields the matching jobs
+//     in page order, each joined to its job by primary key. They are not
+//     repeated on jobs, nor is the order a created_at equality between the
+//     two, because the planner would count such a condition twice and
+//     misjudge every plan.
+//   - batch labels from batch_labels, newest batch first, each batch's
+//     jobs in page order from jobs_list_batch (a batch's jobs share its
+//     created_at), so the walk stops once the page is full. The branch is
+//     ordered by the batch only: a nested loop emits each batch's jobs in
+//     the order of its LIMITed inner query, and the merge below sorts the
+//     branch's at most `limit` rows again; ordering it by the job as well
+//     made the planner sort every match of every batch.
+//
+// Further labels filter the job rows the page reads anyway (containment in
+// the job's labels): a join of their rows let the planner hash-join every
+// job of both labels and sort them. The rarest label should come first.
 func JobsQuery(f JobFilter) (string, []any) {
-	var w where
-	var join string
-	d, key := "j", "id" // the alias that carries the page's order
-	for i, lb := range f.Labels {
-		if i == 0 {
-			join = "\n\t\tJOIN job_labels l0 ON l0.job_id = j.id"
-			w.add("l0.key = ? AND l0.value = ?", lb.Key, lb.Value)
-			d, key = "l0", "job_id"
-			continue
-		}
-		w.add("j.labels @> ?::jsonb", lb.json())
-	}
-	if f.BatchID != 0 {
-		w.add("j.batch_id = ?", f.BatchID)
-	}
-	if f.Kind != "" {
-		w.add(d+".kind = ?", f.Kind)
-	}
-	if f.State != "" {
-		w.add("j.state = ?::job_state", f.State)
-	}
-	if f.Verdict != "" {
-		w.add(d+".verdict = ?", f.Verdict)
-	}
-	if f.LevelHash != "" {
-		w.add("j.level_hash = ?", f.LevelHash)
-	}
-	w.window(d, f.Since, f.Until, f.After, key)
-	return `SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state::text, j.priority, j.labels, j.cached,
-			j.verdict, r.value, r.optimal, j.error, j.created_at, j.finished_at
-		FROM jobs j` + join + `
+	limit := strconv.Itoa(limitOf(f.Limit))
+	out := `SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state::text, j.priority, ` + jobLabels("j", "b") + `,
+			j.cached, j.verdict, r.value, r.optimal, j.error, j.created_at, j.finished_at`
+	if len(f.Labels) == 0 {
+		var w where
+		jobConds(&w, f, "j", "j")
+		w.window("j", f.Since, f.Until, f.After, "id")
+		return out + `
+		FROM jobs j
+		LEFT JOIN batches b ON b.id = j.batch_id
 		LEFT JOIN results r ON r.job_id = j.id
 		` + w.sql() + `
-		ORDER BY ` + d + `.created_at DESC, ` + d + `.` + key + ` DESC
-		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args
+		ORDER BY j.created_at DESC, j.id DESC
+		LIMIT ` + limit, w.args
+	}
+	first := f.Labels[0]
+
+	var own where
+	own.add("l0.key = ? AND l0.value = ?", first.Key, first.Value)
+	jobConds(&own, f, "j", "l0")
+	extraLabels(&own, f.Labels[1:], "j", "b")
+	own.window("l0", f.Since, f.Until, f.After, "job_id")
+	ownJoin := ""
+	if len(f.Labels) > 1 {
+		ownJoin = "\n\t\t\tLEFT JOIN batches b ON b.id = j.batch_id"
+	}
+
+	inner := where{args: own.args}
+	inner.add("j.batch_id = bl.batch_id AND (j.labels -> ?) IS NULL", first.Key)
+	jobConds(&inner, f, "j", "j")
+	extraLabels(&inner, f.Labels[1:], "j", "b")
+	inner.window("j", f.Since, f.Until, f.After, "id")
+	batch := where{args: inner.args}
+	batch.add("bl.key = ? AND bl.value = ?", first.Key, first.Value)
+	if f.BatchID != 0 {
+		batch.add("bl.batch_id = ?", f.BatchID)
+	}
+	if !f.Since.IsZero() {
+		batch.add("bl.created_at >= ?", f.Since)
+	}
+	if !f.Until.IsZero() {
+		batch.add("bl.created_at < ?", f.Until)
+	}
+	if f.After != nil {
+		batch.add("bl.created_at <= ?", f.After.At)
+	}
+
+	return out + `
+		FROM (
+			(SELECT j.id, l0.created_at AS at FROM job_labels l0
+			JOIN jobs j ON j.id = l0.job_id` + ownJoin + `
+			` + own.sql() + `
+			ORDER BY l0.created_at DESC, l0.job_id DESC
+			LIMIT ` + limit + `)
+			UNION ALL
+			(SELECT j.id, j.created_at FROM batch_labels bl
+			JOIN batches b ON b.id = bl.batch_id
+			CROSS JOIN LATERAL (
+				SELECT j.id, j.created_at FROM jobs j
+				` + inner.sql() + `
+				ORDER BY j.created_at DESC, j.id DESC
+				LIMIT ` + limit + `
+			) j
+			` + batch.sql() + `
+			ORDER BY bl.created_at DESC, bl.batch_id DESC
+			LIMIT ` + limit + `)
+		) p
+		JOIN jobs j ON j.id = p.id
+		LEFT JOIN batches b ON b.id = j.batch_id
+		LEFT JOIN results r ON r.job_id = j.id
+		ORDER BY p.at DESC, p.id DESC
+		LIMIT ` + limit, batch.args
+}
+
+// jobConds adds the job filters other than labels and the time window;
+// kind and verdict are put on alias kv (the job, or its first label's row,
+// which carries both).
+func jobConds(w *where, f JobFilter, j, kv string) {
+	if f.BatchID != 0 {
+		w.add(j+".batch_id = ?", f.BatchID)
+	}
+	if f.Kind != "" {
+		w.add(kv+".kind = ?", f.Kind)
+	}
+	if f.State != "" {
+		w.add(j+".state = ?::job_state", f.State)
+	}
+	if f.Verdict != "" {
+		w.add(kv+".verdict = ?", f.Verdict)
+	}
+	if f.LevelHash != "" {
+		w.add(j+".level_hash = ?", f.LevelHash)
+	}
+}
+
+// extraLabels adds a containment condition on the labels of job j (batch
+// b) for each label.
+func extraLabels(w *where, labels []Label, j, b string) {
+	for _, lb := range labels {
+		w.add("("+jobLabels(j, b)+") @> ?::jsonb", lb.json())
+	}
 }
 
 // ListJobs calls fn for each job the filter selects, newest first,
@@ -234,10 +315,10 @@ type LevelListItem = wire.LevelListItem
 
 // LevelsQuery returns the SQL and arguments of ListLevels.
 //
-// Every level row carries its newest definitive result's verdict and job
-// id, maintained when results are stored (migrations/00009), so verdict=
-// reads levels_list_verdict in page order and each listed level joins its
-// result by primary key. label= reads level_labels, the distinct levels
+// Every level with a definitive result has a level_verdicts row: its
+// newest definitive result's verdict and job id, maintained when results
+// are stored (migrations/00010), so verdict= reads level_verdicts_list in
+// page order and each listed level joins its result by primary key. label= reads level_labels, the distinct levels
 // having a job with that label, in page order (level_created_at,
 // level_hash): the first label's rows carry the cursor and the ORDER BY
 // (see JobsQuery for why not the levels row's), and each is joined to its
@@ -248,6 +329,13 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 	var w where
 	var join string
 	d, at, key := "l", "created_at", "hash"
+	verdicts := "\n\t\tLEFT JOIN level_verdicts lv ON lv.hash = l.hash"
+	if f.Verdict != "" && len(f.Labels) == 0 {
+		// The verdicts table, ordered as the page, drives the query.
+		join = "\n\t\tJOIN level_verdicts lv ON lv.hash = l.hash"
+		verdicts = ""
+		d = "lv"
+	}
 	if len(f.Labels) > 0 {
 		w.add("ll0.key = ? AND ll0.value = ?", f.Labels[0].Key, f.Labels[0].Value)
 		join = "\n\t\tJOIN level_labels ll0 ON ll0.level_hash = l.hash"
@@ -257,24 +345,29 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 		var all []string
 		for _, lb := range f.Labels {
 			w.args = append(w.args, lb.json())
-			all = append(all, "j.labels @> $"+strconv.Itoa(len(w.args))+"::jsonb")
+			all = append(all, "("+jobLabels("j", "b")+") @> $"+strconv.Itoa(len(w.args))+"::jsonb")
 		}
 		// A LATERAL … LIMIT 1 rather than EXISTS: the planner turns an
 		// EXISTS into a semi-join over every level, then sorts.
-		join += "\n\t\tJOIN LATERAL (SELECT 1 FROM jobs j WHERE j.level_hash = l.hash AND " + strings.Join(all, " AND ") + " LIMIT 1) lb ON true"
+		join += "\n\t\tJOIN LATERAL (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id WHERE j.level_hash = l.hash AND " +
+			strings.Join(all, " AND ") + " LIMIT 1) lb ON true"
 	}
 	if f.Kind != "" {
-		w.add("l.kind = ?", f.Kind)
+		if d == "lv" {
+			w.add("lv.kind = ?", f.Kind)
+		} else {
+			w.add("l.kind = ?", f.Kind)
+		}
 	}
 	if f.Verdict != "" {
-		w.add("l.verdict = ?", f.Verdict)
+		w.add("lv.verdict = ?", f.Verdict)
 	}
 	if f.After != nil {
 		w.add("("+d+"."+at+", "+d+"."+key+") < (?, ?)", f.After.At, f.After.Key)
 	}
 	return `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
-		FROM levels l` + join + `
-		LEFT JOIN results r ON r.job_id = l.result_job_id
+		FROM levels l` + join + verdicts + `
+		LEFT JOIN results r ON r.job_id = lv.result_job_id
 		` + w.sql() + `
 		ORDER BY ` + d + `.` + at + ` DESC, ` + d + `.` + key + ` DESC
 		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args

@@ -147,13 +147,13 @@ func (l *Listener) listen(ctx context.Context) error {
 }
 
 // BatchFinal reports whether every job of the batch is in a final state;
-// it reads only the batch's live jobs (index jobs_live_batch).
+// it reads the batch's counts (job_counts), not its jobs.
 func (s *Store) BatchFinal(ctx context.Context, id int64) (bool, error) {
-	var live bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM jobs
-		WHERE batch_id = $1 AND state IN `+liveStates+`)`, id).Scan(&live)
+	var live int64
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(sum(n), 0)::bigint FROM job_counts
+		WHERE batch_id = $1 AND state IN `+liveStates, id).Scan(&live)
 	if err != nil {
 		return false, fmt.Errorf("store: batch final: %w", err)
 	}
-	return !live, nil
+	return live == 0, nil
 }

@@ -28,8 +28,9 @@ type SeedParams struct {
 
 // Seed writes a synthetic, final history with COPY, for the list
 // benchmark and the query-plan tests: levels, batches labelled
-// {"project":"p<b%10>","chapter":"<b%20>"}, jobs (batch jobs carry their
-// batch's labels; a job outside a batch has {"designer":"d<i%50>"}), all
+// {"project":"p<b%10>","chapter":"<b%20>"}, jobs (a batch's jobs share
+// its labels and creation time; a job outside a batch has
+// {"designer":"d<i%50>"}), all
 // done (95 %: 70 % solved, 20 % unsolvable, 10 % unknown), failed or
 // canceled, and a result per done job. It statistics-analyzes the tables
 // afterwards and vacuums them. Nothing is queued, so no worker picks the jobs up.
@@ -104,10 +105,14 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 				t := at(i, p.Jobs)
 				var batch *int64
 				var seq *int32
-				labels := fmt.Sprintf(`{"designer":"d%d"}`, i/10%50)
+				var labels *string
 				if b := min(i/perBatch, p.Batches-1); i%10 != 0 {
+					// A batch's jobs share its creation time and labels.
 					id, s := firstBatch+int64(b), int32(i-b*perBatch)
-					batch, seq, labels = &id, &s, batchLabels(b)
+					batch, seq, t = &id, &s, at(b*perBatch, p.Jobs)
+				} else {
+					own := fmt.Sprintf(`{"designer":"d%d"}`, i/10%50)
+					labels = &own
 				}
 				var verdict *string
 				if j.verdict != "" {
@@ -122,6 +127,21 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 		firstJob, err := firstOfLast(ctx, tx, "jobs", p.Jobs)
 		if err != nil {
 			return err
+		}
+		// The label rows of the batches, as CreateBatch writes them.
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO batch_labels (key, value, created_at, batch_id)
+			SELECT e.key, e.value #>> '{}', b.created_at, b.id FROM batches b, jsonb_each(b.labels) e
+			WHERE b.id >= $1`, firstBatch); err != nil {
+			return fmt.Errorf("store: seed batch labels: %w", err)
+		}
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO level_labels (key, value, level_created_at, level_hash)
+			SELECT DISTINCT e.key, e.value #>> '{}', l.created_at, l.hash
+			FROM jobs j JOIN batches b ON b.id = j.batch_id JOIN levels l ON l.hash = j.level_hash, jsonb_each(b.labels) e
+			WHERE j.id >= $1
+			ON CONFLICT DO NOTHING`, firstJob); err != nil {
+			return fmt.Errorf("store: seed level labels: %w", err)
 		}
 		done := make([]int, 0, p.Jobs)
 		for i := range p.Jobs {
@@ -156,7 +176,7 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 	}
 	// As autovacuum would, in time: statistics for the planner, the GIN
 	// indexes' pending lists merged, the visibility map set.
-	if _, err := s.pool.Exec(ctx, `VACUUM ANALYZE levels, batches, jobs, results, job_labels, level_labels`); err != nil {
+	if _, err := s.pool.Exec(ctx, `VACUUM ANALYZE levels, level_verdicts, batches, batch_labels, jobs, results, job_labels, level_labels, job_counts`); err != nil {
 		return fmt.Errorf("store: seed vacuum: %w", err)
 	}
 	if p.Checkpoint {

@@ -38,3 +38,10 @@ const (
 // stateIs is the condition that a job found by its key is in state st, as
 // a filter only (see stillLive).
 func stateIs(st wire.JobState) string { return "(state = '" + string(st) + "') IS TRUE" }
+
+// jobLabels is the SQL of the labels of job j (an alias of jobs) whose
+// batch, if any, is b (an alias of batches, LEFT JOINed): the batch's
+// labels with the job's own on top (migrations/00010_write_path.sql).
+func jobLabels(j, b string) string {
+	return "CASE WHEN " + b + ".labels IS NULL THEN " + j + ".labels ELSE " + b + ".labels || coalesce(" + j + ".labels, '{}') END"
+}

@@ -249,9 +249,18 @@ func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			claimed, err := st.ClaimLiveJobs(ctx, time.Now(), 100)
+			// The batch travels as one bundle, which carries the first copy
+			// of each level.
+			bundles, err := st.ClaimLiveBundles(ctx, time.Now(), 100)
+			if err != nil || len(bundles) != 1 {
+				t.Fatalf("claimed %d bundles (%v), want 1", len(bundles), err)
+			}
+			if alone, _ := st.ClaimLiveJobs(ctx, time.Now(), 100); len(alone) != 0 {
+				t.Fatalf("%d jobs of the batch dispatched alone, want none", len(alone))
+			}
+			claimed, err := st.ClaimBundle(ctx, id, 0, store.BundleSize, store.Owner{ID: "w", DeadAfter: time.Minute})
 			if err != nil || len(claimed) != 2 {
-				t.Fatalf("claimed %d jobs (%v), want the 2 distinct levels", len(claimed), err)
+				t.Fatalf("the bundle carries %d jobs (%v), want the 2 distinct levels", len(claimed), err)
 			}
 			var firstA int64
 			_ = st.BatchResults(ctx, id, func(r store.BatchResult) error {
@@ -327,15 +336,18 @@ func TestBatchResultsInOrderAndCachedAcrossBatches(t *testing.T) {
 func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
+	// 300 jobs outside a batch, and a batch of 300 (5 bundles).
 	levels := make([]store.Level, 300)
 	for i := range levels {
 		levels[i] = twoends(fmt.Sprint(i))
+		mustCreateJob(t, st, twoends(fmt.Sprint(1000+i)), "v")
 	}
 	if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3}); err != nil {
 		t.Fatal(err)
 	}
 	var mu sync.Mutex
 	seen := map[int64]int{}
+	seenBundles := map[store.BundleKey]int{}
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -345,30 +357,44 @@ func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if len(jobs) == 0 {
+				bundles, err := st.ClaimLiveBundles(ctx, time.Now().Add(-time.Hour), 2)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(jobs) == 0 && len(bundles) == 0 {
 					return
 				}
 				mu.Lock()
 				for _, j := range jobs {
 					seen[j.ID]++
 				}
+				for _, b := range bundles {
+					seenBundles[store.BundleKey{BatchID: b.BatchID, FirstSeq: b.FirstSeq}]++
+				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	if len(seen) != 300 {
-		t.Fatalf("claimed %d distinct jobs, want 300", len(seen))
+	if len(seen) != 300 || len(seenBundles) != 5 {
+		t.Fatalf("claimed %d distinct jobs and %d bundles, want 300 and 5", len(seen), len(seenBundles))
 	}
 	for id, n := range seen {
 		if n != 1 {
 			t.Fatalf("job %d claimed %d times", id, n)
 		}
 	}
+	for b, n := range seenBundles {
+		if n != 1 {
+			t.Fatalf("bundle %+v claimed %d times", b, n)
+		}
+	}
 	// Once stale, they are claimed again (the reconciler's re-check).
 	again, _ := st.ClaimLiveJobs(ctx, time.Now().Add(time.Second), 1000)
-	if len(again) != 300 {
-		t.Fatalf("stale re-claim: %d, want 300", len(again))
+	againBundles, _ := st.ClaimLiveBundles(ctx, time.Now().Add(time.Second), 1000)
+	if len(again) != 300 || len(againBundles) != 5 {
+		t.Fatalf("stale re-claim: %d jobs and %d bundles, want 300 and 5", len(again), len(againBundles))
 	}
 }
 

@@ -54,18 +54,36 @@ func (s *Store) RemoveWorker(ctx context.Context, id string) error {
 // TakeOverJobs releases the live jobs held by workers whose last beat is
 // older than dead: each goes solo, its task id changes (recoveries) so that
 // a new task is not mistaken for the dead worker's one still active in
-// asynq, and the dispatcher enqueues it at once in the resumed queue. The
-// caller (worker me) takes over only while it has itself beaten without a
-// break for dead: right after a PostgreSQL outage every beat is old, and a
-// live worker must not be judged dead for it. It returns the ids.
+// asynq, and the dispatcher enqueues it at once in the resumed queue. A
+// dead worker's bundles are dissolved the same way: their live jobs go
+// solo, resumed. The caller (worker me) takes over only while it has
+// itself beaten without a break for dead: right after a PostgreSQL outage
+// every beat is old, and a live worker must not be judged dead for it. It
+// returns the ids.
 func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration) ([]int64, error) {
 	rows, err := s.pool.Query(ctx, `
-		UPDATE jobs SET worker_id = NULL, solo = true, enqueued_at = NULL, recoveries = recoveries + 1
-		WHERE worker_id IS NOT NULL AND state IN `+liveStates+`
-			AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = jobs.worker_id AND w.heartbeat_at > now() - $2::interval)
-			AND EXISTS (SELECT 1 FROM workers me WHERE me.id = $1
-				AND me.heartbeat_at > now() - $2::interval AND me.beating_since < now() - $2::interval)
-		RETURNING id`, me, dead)
+		WITH judge AS (
+			SELECT 1 FROM workers me WHERE me.id = $1
+				AND me.heartbeat_at > now() - $2::interval AND me.beating_since < now() - $2::interval
+		), bundle AS (
+			DELETE FROM bundles b
+			WHERE EXISTS (SELECT 1 FROM judge) AND b.worker_id IS NOT NULL
+				AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = b.worker_id AND w.heartbeat_at > now() - $2::interval)
+			RETURNING b.batch_id, b.first_seq, b.end_seq
+		), bundled AS (
+			UPDATE jobs SET worker_id = NULL, solo = true, enqueued_at = NULL, recoveries = recoveries + 1
+			FROM bundle b
+			WHERE jobs.batch_id = b.batch_id AND jobs.seq >= b.first_seq AND jobs.seq < b.end_seq
+				AND `+stillLive+` AND NOT jobs.solo AND jobs.dup_of IS NULL
+			RETURNING jobs.id
+		), alone AS (
+			UPDATE jobs SET worker_id = NULL, solo = true, enqueued_at = NULL, recoveries = recoveries + 1
+			WHERE EXISTS (SELECT 1 FROM judge) AND worker_id IS NOT NULL AND state IN `+liveStates+`
+				AND (batch_id IS NULL OR solo)
+				AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = jobs.worker_id AND w.heartbeat_at > now() - $2::interval)
+			RETURNING id
+		)
+		SELECT id FROM bundled UNION ALL SELECT id FROM alone`, me, dead)
 	if err != nil {
 		return nil, fmt.Errorf("store: take over jobs: %w", err)
 	}
@@ -76,10 +94,15 @@ func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration)
 	return ids, nil
 }
 
-// JobHolder returns a job's state and the worker holding it ("" if none).
+// JobHolder returns a job's state and the worker holding it ("" if none):
+// the job's own owner, or for a job still in its bundle, the bundle's.
 func (s *Store) JobHolder(ctx context.Context, id int64) (state wire.JobState, owner string, err error) {
 	var o *string
-	err = s.pool.QueryRow(ctx, `SELECT state, worker_id FROM jobs WHERE id = $1`, id).Scan(&state, &o)
+	err = s.pool.QueryRow(ctx, `
+		SELECT j.state, coalesce(j.worker_id, (
+			SELECT b.worker_id FROM bundles b
+			WHERE NOT j.solo AND b.batch_id = j.batch_id AND b.first_seq <= j.seq AND j.seq < b.end_seq))
+		FROM jobs j WHERE j.id = $1`, id).Scan(&state, &o)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", "", fmt.Errorf("job %d: %w", id, ErrNotFound)
 	}
@@ -89,19 +112,57 @@ func (s *Store) JobHolder(ctx context.Context, id int64) (state wire.JobState, o
 	return state, deref(o), nil
 }
 
-// ReleaseStrays clears the owner of the live jobs held by worker me but
-// not among keep (what the worker knows it holds), and returns their ids.
-func (s *Store) ReleaseStrays(ctx context.Context, me string, keep []int64) ([]int64, error) {
+// Held is what a worker process knows it holds: jobs it runs, and the
+// bundles it works through (by batch and first seq).
+type Held struct {
+	Jobs    []int64
+	Bundles []BundleKey
+}
+
+// BundleKey names a bundle: its batch and its first seq.
+type BundleKey struct {
+	BatchID  int64
+	FirstSeq int32
+}
+
+// ReleaseStrays clears the owner of the live jobs, and of the bundles,
+// held by worker me but not among keep (what the worker knows it holds),
+// and returns the ids of those jobs and the number of those bundles. A
+// released bundle is handed out again by the dispatcher.
+func (s *Store) ReleaseStrays(ctx context.Context, me string, keep Held) (jobs []int64, bundles int, err error) {
+	batches, firsts := make([]int64, len(keep.Bundles)), make([]int32, len(keep.Bundles))
+	for i, b := range keep.Bundles {
+		batches[i], firsts[i] = b.BatchID, b.FirstSeq
+	}
 	rows, err := s.pool.Query(ctx, `
-		UPDATE jobs SET worker_id = NULL
-		WHERE worker_id = $1 AND state IN `+liveStates+` AND id <> ALL ($2)
-		RETURNING id`, me, keep)
+		WITH b AS (
+			UPDATE bundles SET worker_id = NULL, enqueued_at = NULL
+			WHERE worker_id = $1 AND (batch_id, first_seq) NOT IN (SELECT * FROM unnest($3::bigint[], $4::int[]))
+			RETURNING 0::bigint
+		), j AS (
+			UPDATE jobs SET worker_id = NULL
+			WHERE worker_id = $1 AND state IN `+liveStates+` AND id <> ALL ($2)
+			RETURNING id
+		)
+		SELECT id, false FROM j UNION ALL SELECT 0, true FROM b`, me, keep.Jobs, batches, firsts)
 	if err != nil {
-		return nil, fmt.Errorf("store: release strays: %w", err)
+		return nil, 0, fmt.Errorf("store: release strays: %w", err)
 	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		return nil, fmt.Errorf("store: release strays: %w", err)
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var bundle bool
+		if err := rows.Scan(&id, &bundle); err != nil {
+			return nil, 0, fmt.Errorf("store: release strays: %w", err)
+		}
+		if bundle {
+			bundles++
+		} else {
+			jobs = append(jobs, id)
+		}
 	}
-	return ids, nil
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("store: release strays: %w", err)
+	}
+	return jobs, bundles, nil
 }

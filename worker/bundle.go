@@ -35,6 +35,13 @@ const bundleFlushEvery = time.Second
 // handleJob.
 func (w *Worker) handleBundle(ctx context.Context, p queue.Payload) error {
 	b := &bundleRun{w: w, log: w.cfg.Logger.With(slog.Int64("batch_id", p.BatchID), slog.Int("bundle", int(p.Bundle)))}
+	from, _ := p.Seqs()
+	b.key = store.BundleKey{BatchID: p.BatchID, FirstSeq: from}
+	if !w.holdBundle(b.key) {
+		b.log.Info("task dropped: this worker works through the bundle already")
+		return nil
+	}
+	defer b.end(ctx)
 	if err := b.claim(ctx, p); err != nil || len(b.jobs) == 0 {
 		return err
 	}
@@ -70,6 +77,7 @@ func (w *Worker) handleBundle(ctx context.Context, p queue.Payload) error {
 type bundleRun struct {
 	w     *Worker
 	log   *slog.Logger
+	key   store.BundleKey
 	jobs  []store.RunnableJob
 	next  int       // index of the next job to run
 	start time.Time // when the first job started
@@ -81,6 +89,30 @@ type bundleRun struct {
 	// toChildren: a job ran past InProcessSlice, so the rest of the
 	// bundle's searches go to solve processes at once.
 	toChildren bool
+}
+
+// end lets go of the bundle in PostgreSQL (store.EndBundle: gone when no
+// live job is left in it) and here. A failed write leaves the bundle held
+// by this worker until its next beat releases it as a stray.
+func (b *bundleRun) end(ctx context.Context) {
+	if err := b.w.cfg.Store.EndBundle(context.WithoutCancel(ctx), b.key.BatchID, b.key.FirstSeq, b.w.owner); err != nil {
+		b.log.Warn("bundle not ended", slog.Any("error", err))
+	}
+	b.w.mu.Lock()
+	delete(b.w.bundles, b.key)
+	b.w.mu.Unlock()
+}
+
+// holdBundle marks a bundle as worked through by this process; false if
+// it already is (a second delivery of its task must not claim it again).
+func (w *Worker) holdBundle(k store.BundleKey) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.bundles[k] {
+		return false
+	}
+	w.bundles[k] = true
+	return true
 }
 
 // releaseHeld lets go of the jobs the bundle still holds, at its end.

@@ -86,6 +86,8 @@ type Worker struct {
 	// at the next beat (releaseStrays), so that a retry may run it anywhere.
 	mu   sync.Mutex
 	held map[int64]bool
+	// bundles are the bundles this process works through (see held).
+	bundles map[store.BundleKey]bool
 	// claims is read-locked around a claim in PostgreSQL and the matching
 	// hold, and write-locked by releaseStrays, which must not see one
 	// without the other.
@@ -123,7 +125,7 @@ func New(cfg Config) *Worker {
 		cfg.ID = newWorkerID()
 	}
 	w := &Worker{cfg: cfg, owner: store.Owner{ID: cfg.ID, DeadAfter: DeadAfter}, stopping: make(chan struct{}),
-		held: map[int64]bool{}}
+		held: map[int64]bool{}, bundles: map[store.BundleKey]bool{}}
 	if cfg.Processes != nil && cfg.YieldToInteractive {
 		w.yield = newYielder(cfg.Processes)
 	}
@@ -232,16 +234,20 @@ func (w *Worker) releaseStrays(ctx context.Context, log *slog.Logger) {
 	w.claims.Lock()
 	defer w.claims.Unlock()
 	w.mu.Lock()
-	keep := make([]int64, 0, len(w.held))
+	keep := store.Held{Jobs: make([]int64, 0, len(w.held))}
 	for id := range w.held {
-		keep = append(keep, id)
+		keep.Jobs = append(keep.Jobs, id)
+	}
+	for b := range w.bundles {
+		keep.Bundles = append(keep.Bundles, b)
 	}
 	w.mu.Unlock()
-	ids, err := w.cfg.Store.ReleaseStrays(ctx, w.owner.ID, keep)
+	ids, bundles, err := w.cfg.Store.ReleaseStrays(ctx, w.owner.ID, keep)
 	if err != nil {
 		log.Warn("stray jobs not released", slog.Any("error", err))
-	} else if len(ids) > 0 {
-		log.Warn("jobs held in PostgreSQL but not running here released", slog.Any("job_ids", ids))
+	} else if len(ids) > 0 || bundles > 0 {
+		log.Warn("jobs held in PostgreSQL but not running here released", slog.Any("job_ids", ids),
+			slog.Int("bundles", bundles))
 	}
 }
 

@@ -21,7 +21,7 @@ func TestListCommands(t *testing.T) {
 	forest := writeLevelFolder(t, randomValues(3, 5, 10))
 	desert := writeLevelFolder(t, randomValues(4, 3, 10))
 	for _, s := range []struct{ dir, label string }{{forest, "project:forêt"}, {desert, "project:desert"}} {
-		if code, stdout, stderr := runCLI(t, "", "--server", url, "submit", "--wait", "--label", s.label, "--label", "chapter:3", s.dir); code != exitOK {
+		if code, stdout, stderr := runCLI(t, "", "--server", url, "submit", "--wait", "--file-label", "--label", s.label, "--label", "chapter:3", s.dir); code != exitOK {
 			t.Fatalf("submit: %d\n%s\n%s", code, stdout, stderr)
 		}
 	}
@@ -34,7 +34,7 @@ func TestListCommands(t *testing.T) {
 	if err != nil || len(rows) != 1+5 || rows[0][0] != "id" || rows[1][5] != "done" || rows[1][6] != "solved" {
 		t.Fatalf("jobs csv (%v):\n%s", err, stdout)
 	}
-	// submit labelled each job with its file, which the file column shows
+	// submit --file-label labelled each job with its file, which the file column shows
 	// (newest first: the folder's last file first).
 	for i, row := range rows[1:] {
 		if want := filepath.Join(forest, fmt.Sprintf("level%05d.json", 4-i)); rows[0][3] != "file" || row[3] != want {

@@ -31,7 +31,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	playouts := playoutsFlag(fs)
 	var labels labelFlags
 	fs.Var(&labels, "label", "key:value label of the batch, which its jobs carry too (repeatable)")
-	fileLabel := fs.Bool("file-label", true, "label each job with its level's file: \"file\" (and \"line\" in an NDJSON file)")
+	fileLabel := fs.Bool("file-label", false, "label each job with its level's file: \"file\" (and \"line\" in an NDJSON file); each label is stored per job, so leave it off for large batches")
 	wait := fs.Bool("wait", false, "wait for the batch with a progress bar and print a summary")
 	fail := failOn{}
 	fs.Var(fail, "fail-on", "with --wait: exit 2 if this verdict occurs: unsolvable, unknown or failed (repeatable)")

@@ -1,0 +1,271 @@
+-- +goose Up
+
+-- Issue 29: a job of a batch costs PostgreSQL one INSERT and one UPDATE
+-- (its result), as it did before the list, liveness and label features
+-- added three more writes per job (docs/benchmarks.md has the figures).
+
+-- Foreign keys checked on every result and every job row: a result is
+-- only ever written for a job found live in the same statement, and jobs
+-- only in the transaction that stores their batch. The check locked the
+-- job row just updated (FOR KEY SHARE), a third of FinishJobs' time.
+ALTER TABLE results DROP CONSTRAINT results_job_id_fkey;
+ALTER TABLE jobs DROP CONSTRAINT jobs_batch_id_fkey;
+
+-- The bundles of a batch (queue.BundleSize consecutive jobs travel in one
+-- task): dispatched and owned as one, so that neither the dispatcher's
+-- stamp nor a worker's claim writes each job row. A bundle row lives from
+-- its batch's creation until its worker ends the bundle with no job left
+-- in it (store.EndBundle), the dispatcher finds it empty, or the batch is
+-- canceled; jobs sent solo leave it.
+CREATE TABLE bundles (
+    batch_id    bigint NOT NULL,
+    first_seq   integer NOT NULL,          -- the bundle's jobs are seq in [first_seq, end_seq)
+    end_seq     integer NOT NULL,
+    priority    text NOT NULL,
+    max_ms      bigint NOT NULL DEFAULT 0, -- the batch's time budget (0: the kinds' default)
+    enqueued_at timestamptz,               -- last time its task was handed to asynq
+    worker_id   text,                      -- the worker process working through it
+    PRIMARY KEY (batch_id, first_seq)
+);
+CREATE INDEX bundles_dispatch ON bundles (enqueued_at NULLS FIRST, batch_id, first_seq);
+CREATE INDEX bundles_owned ON bundles (worker_id) WHERE worker_id IS NOT NULL;
+
+-- Live bundles of batches stored before this migration (64 jobs a
+-- bundle, queue.BundleSize when it was written); the owner of any of a
+-- bundle's jobs owns the bundle.
+INSERT INTO bundles (batch_id, first_seq, end_seq, priority, max_ms, enqueued_at, worker_id)
+SELECT j.batch_id, (j.seq / 64) * 64, (j.seq / 64) * 64 + 64, min(j.priority), max(coalesce(j.max_ms, 0)),
+    min(j.enqueued_at), max(j.worker_id)
+FROM jobs j
+WHERE j.batch_id IS NOT NULL AND j.state IN ('queued', 'running') AND NOT j.solo AND j.dup_of IS NULL
+GROUP BY j.batch_id, j.seq / 64;
+
+-- The dispatcher's per-job index now holds only what travels alone: jobs
+-- outside a batch and jobs sent solo.
+DROP INDEX jobs_live;
+CREATE INDEX jobs_live ON jobs (enqueued_at NULLS FIRST, id)
+    WHERE state IN ('queued', 'running') AND dup_of IS NULL AND (batch_id IS NULL OR solo);
+
+-- Job counts by batch, creation hour, kind, state, verdict and cached,
+-- kept as deltas that the statements changing jobs append (the triggers
+-- below) and that store.CompactCounts folds now and then: a batch's
+-- progress, its report's counts and /v1/stats read a few rows instead of
+-- every job (a 100,000-job batch took 450 ms a poll). batch_id 0: jobs
+-- outside a batch. finished_at: the latest finish among the jobs the
+-- delta brought into a final state.
+CREATE TABLE job_counts (
+    batch_id    bigint NOT NULL,
+    hour        timestamptz NOT NULL,
+    kind        text NOT NULL,
+    state       job_state NOT NULL,
+    verdict     text NOT NULL,           -- '' for none
+    cached      boolean NOT NULL,
+    n           bigint NOT NULL,
+    finished_at timestamptz
+);
+CREATE INDEX job_counts_batch ON job_counts (batch_id) WHERE batch_id <> 0;
+CREATE INDEX job_counts_hour ON job_counts (hour);
+
+INSERT INTO job_counts (batch_id, hour, kind, state, verdict, cached, n, finished_at)
+SELECT coalesce(batch_id, 0), date_trunc('hour', created_at, 'UTC'), kind, state, coalesce(verdict, ''), cached,
+    count(*), max(finished_at)
+FROM jobs GROUP BY 1, 2, 3, 4, 5, 6;
+
+-- "Is this batch final?" reads job_counts now.
+DROP INDEX jobs_live_batch;
+
+-- +goose StatementBegin
+CREATE FUNCTION puzzled_jobs_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO job_counts (batch_id, hour, kind, state, verdict, cached, n, finished_at)
+    SELECT coalesce(batch_id, 0), date_trunc('hour', created_at, 'UTC'), kind, state, coalesce(verdict, ''), cached,
+        count(*), max(finished_at)
+    FROM new_rows GROUP BY 1, 2, 3, 4, 5, 6;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+CREATE TRIGGER jobs_counted_insert AFTER INSERT ON jobs
+    REFERENCING NEW TABLE AS new_rows
+    FOR EACH STATEMENT EXECUTE FUNCTION puzzled_jobs_inserted();
+
+-- Every UPDATE of jobs: the counts of the rows whose state, verdict or
+-- cached changed move from their old group to their new one, and the jobs
+-- that became final are announced on puzzled_final at commit (once per
+-- batch, "b<id>", and once per job outside a batch, "j<id>"), as
+-- migrations/00005_lists.sql began.
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION puzzled_notify_final() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    notified bigint;
+BEGIN
+    WITH moved AS MATERIALIZED (
+        SELECT n.id, n.batch_id, n.created_at, n.kind, o.state AS old_state, coalesce(o.verdict, '') AS old_verdict,
+            o.cached AS old_cached, n.state AS new_state, coalesce(n.verdict, '') AS new_verdict,
+            n.cached AS new_cached, n.finished_at
+        FROM new_rows n JOIN old_rows o ON o.id = n.id
+        WHERE (n.state, n.verdict, n.cached) IS DISTINCT FROM (o.state, o.verdict, o.cached)
+    ), counted AS (
+        INSERT INTO job_counts (batch_id, hour, kind, state, verdict, cached, n, finished_at)
+        SELECT batch_id, hour, kind, state, verdict, cached, sum(d), max(fin)
+        FROM (
+            SELECT coalesce(batch_id, 0) AS batch_id, date_trunc('hour', created_at, 'UTC') AS hour, kind,
+                old_state AS state, old_verdict AS verdict, old_cached AS cached, -1 AS d, NULL::timestamptz AS fin
+            FROM moved
+            UNION ALL
+            SELECT coalesce(batch_id, 0), date_trunc('hour', created_at, 'UTC'), kind,
+                new_state, new_verdict, new_cached, 1,
+                CASE WHEN new_state IN ('done', 'failed', 'canceled') THEN finished_at END
+            FROM moved
+        ) m
+        GROUP BY 1, 2, 3, 4, 5, 6
+        HAVING sum(d) <> 0 OR max(fin) IS NOT NULL
+    )
+    SELECT count(pg_notify('puzzled_final', f.k)) INTO notified
+    FROM (
+        SELECT DISTINCT coalesce('b' || batch_id, 'j' || id) AS k
+        FROM moved
+        WHERE new_state IN ('done', 'failed', 'canceled') AND old_state IN ('queued', 'running')
+    ) f;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- A level's newest definitive result, for GET /v1/levels?verdict=: a row
+-- of its own, inserted with the level's first definitive result instead
+-- of an UPDATE of the levels row (a dead row version per level, and the
+-- level's every index written again). kind and created_at are the
+-- level's, so that the list reads this table alone in page order.
+CREATE TABLE level_verdicts (
+    hash          text PRIMARY KEY,
+    kind          text NOT NULL,
+    created_at    timestamptz NOT NULL,   -- the level's
+    verdict       text NOT NULL,
+    result_job_id bigint NOT NULL,
+    result_at     timestamptz NOT NULL
+);
+INSERT INTO level_verdicts (hash, kind, created_at, verdict, result_job_id, result_at)
+SELECT hash, kind, created_at, verdict, result_job_id, result_at FROM levels WHERE verdict IS NOT NULL;
+DROP INDEX levels_list_verdict;
+DROP INDEX levels_list_kind_verdict;
+ALTER TABLE levels DROP COLUMN verdict, DROP COLUMN result_job_id, DROP COLUMN result_at;
+CREATE INDEX level_verdicts_list ON level_verdicts (verdict, created_at, hash);
+CREATE INDEX level_verdicts_list_kind ON level_verdicts (kind, verdict, created_at, hash);
+
+-- The newest result moves forward only: the WHERE of DO UPDATE is checked
+-- on the locked row, so when two transactions store results of one level
+-- at once the newer wins whichever commits last. Rows are written in hash
+-- order, so two statements never lock the same two levels in opposite
+-- orders (no deadlock).
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION puzzled_level_newest() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO level_verdicts AS v (hash, kind, created_at, verdict, result_job_id, result_at)
+    SELECT n.level_hash, l.kind, l.created_at, n.verdict, n.job_id, n.created_at
+    FROM (
+        SELECT DISTINCT ON (level_hash) level_hash, verdict, job_id, created_at
+        FROM new_rows WHERE verdict IN ('solved', 'unsolvable')
+        ORDER BY level_hash, created_at DESC, job_id DESC
+    ) n JOIN levels l ON l.hash = n.level_hash
+    ORDER BY n.level_hash
+    ON CONFLICT (hash) DO UPDATE SET verdict = excluded.verdict, result_job_id = excluded.result_job_id,
+        result_at = excluded.result_at
+    WHERE (excluded.result_at, excluded.result_job_id) > (v.result_at, v.result_job_id);
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+
+-- A batch's labels are the batch's, stored once: batches.labels and one
+-- batch_labels row per string label, instead of a copy in every job's
+-- labels and a job_labels row per job and label (4 rows per job for a
+-- labelled batch submitted by puzzlectl, and 2 more row versions per job
+-- when its verdict was copied into them). A job's labels are the batch's
+-- with its own on top (jobs.labels holds only its own); label=k:v lists
+-- the jobs with an own label k:v and the jobs of the batches labelled k:v
+-- that have no own label k (store/lists.go). level_labels keeps one row
+-- per label and level, whichever of the two the label came from.
+CREATE TABLE batch_labels (
+    key        text NOT NULL,
+    value      text NOT NULL,
+    created_at timestamptz NOT NULL,  -- the batch's (and its jobs')
+    batch_id   bigint NOT NULL,
+    PRIMARY KEY (key, value, created_at, batch_id)
+);
+INSERT INTO batch_labels (key, value, created_at, batch_id)
+SELECT e.key, e.value #>> '{}', b.created_at, b.id
+FROM batches b, jsonb_each(b.labels) e
+WHERE b.labels IS NOT NULL AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string';
+
+-- Jobs of labelled batches keep only the labels that are not the batch's.
+-- Counts and label rows are put right by hand, not by the triggers.
+ALTER TABLE jobs DISABLE TRIGGER USER;
+UPDATE jobs j SET labels = (
+    SELECT nullif(coalesce(jsonb_object_agg(e.key, e.value), '{}'), '{}')
+    FROM jsonb_each(j.labels) e WHERE b.labels -> e.key IS DISTINCT FROM e.value)
+FROM batches b
+WHERE j.batch_id = b.id AND b.labels IS NOT NULL AND jsonb_typeof(b.labels) = 'object'
+    AND j.labels IS NOT NULL AND jsonb_typeof(j.labels) = 'object';
+ALTER TABLE jobs ENABLE TRIGGER USER;
+DELETE FROM job_labels l USING jobs j
+WHERE l.job_id = j.id AND j.batch_id IS NOT NULL AND NOT coalesce(j.labels ? l.key, false);
+
+-- +goose Down
+ALTER TABLE jobs DISABLE TRIGGER USER;
+UPDATE jobs j SET labels = b.labels || coalesce(j.labels, '{}')
+FROM batches b WHERE j.batch_id = b.id AND b.labels IS NOT NULL;
+ALTER TABLE jobs ENABLE TRIGGER USER;
+INSERT INTO job_labels (job_id, key, value, created_at, kind, verdict)
+SELECT j.id, e.key, e.value #>> '{}', j.created_at, j.kind, j.verdict
+FROM jobs j JOIN batches b ON b.id = j.batch_id, jsonb_each(b.labels) e
+WHERE b.labels IS NOT NULL AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'
+ON CONFLICT DO NOTHING;
+DROP TABLE batch_labels;
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION puzzled_level_newest() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM 1 FROM levels l
+    WHERE l.hash IN (SELECT level_hash FROM new_rows WHERE verdict IN ('solved', 'unsolvable'))
+    ORDER BY l.hash FOR NO KEY UPDATE;
+    UPDATE levels l SET verdict = n.verdict, result_job_id = n.job_id, result_at = n.created_at
+    FROM (
+        SELECT DISTINCT ON (level_hash) level_hash, verdict, job_id, created_at
+        FROM new_rows WHERE verdict IN ('solved', 'unsolvable')
+        ORDER BY level_hash, created_at DESC, job_id DESC
+    ) n
+    WHERE l.hash = n.level_hash
+        AND (l.result_at IS NULL OR (n.created_at, n.job_id) > (l.result_at, l.result_job_id));
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+ALTER TABLE levels ADD COLUMN verdict text, ADD COLUMN result_job_id bigint, ADD COLUMN result_at timestamptz;
+UPDATE levels l SET verdict = v.verdict, result_job_id = v.result_job_id, result_at = v.result_at
+FROM level_verdicts v WHERE v.hash = l.hash;
+CREATE INDEX levels_list_verdict ON levels (verdict, created_at, hash) WHERE verdict IS NOT NULL;
+CREATE INDEX levels_list_kind_verdict ON levels (kind, verdict, created_at, hash) WHERE verdict IS NOT NULL;
+DROP TABLE level_verdicts;
+DROP TRIGGER jobs_counted_insert ON jobs;
+DROP FUNCTION puzzled_jobs_inserted();
+-- +goose StatementBegin
+CREATE OR REPLACE FUNCTION puzzled_notify_final() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('puzzled_final', f.k)
+    FROM (
+        SELECT DISTINCT coalesce('b' || n.batch_id, 'j' || n.id) AS k
+        FROM new_rows n JOIN old_rows o ON o.id = n.id
+        WHERE n.state IN ('done', 'failed', 'canceled') AND o.state IN ('queued', 'running')
+    ) f;
+    RETURN NULL;
+END
+$$;
+-- +goose StatementEnd
+CREATE INDEX jobs_live_batch ON jobs (batch_id) WHERE state IN ('queued', 'running') AND batch_id IS NOT NULL;
+DROP TABLE job_counts;
+DROP INDEX jobs_live;
+CREATE INDEX jobs_live ON jobs (enqueued_at NULLS FIRST, id)
+    WHERE state IN ('queued', 'running') AND dup_of IS NULL;
+DROP TABLE bundles;
+ALTER TABLE jobs ADD CONSTRAINT jobs_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches (id) NOT VALID;
+ALTER TABLE results ADD CONSTRAINT results_job_id_fkey FOREIGN KEY (job_id) REFERENCES jobs (id) NOT VALID;

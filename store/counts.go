@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Counts. Every statement that inserts jobs or changes their state,
+// verdict or cached flag appends the change to job_counts, grouped by
+// batch, creation hour, kind, state, verdict and cached (the triggers of
+// migrations/00010_write_path.sql): a batch's progress and /v1/stats sum a
+// few rows of it instead of reading every job. CompactCounts folds the
+// rows appended since the last fold.
+
+// compactLock is the advisory lock that lets one CompactCounts run at a
+// time across processes (the dispatcher of every worker calls it).
+const compactLock = 0x70757a7a6c6564 // "puzzled"
+
+// compactAbove is how many rows a batch (or, outside batches, an hour) may
+// have in job_counts before CompactCounts folds them.
+const compactAbove = 16
+
+// CompactCounts folds the count rows of batches and hours that have more
+// than a few, one group at a time up to limit groups, and reports how many
+// groups it folded. Another process folding at the same time makes it
+// return at once.
+func (s *Store) CompactCounts(ctx context.Context, limit int) (int, error) {
+	var folded int
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		var mine bool
+		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(compactLock)).Scan(&mine); err != nil || !mine {
+			return err
+		}
+		return tx.QueryRow(ctx, `
+			WITH heavy AS (
+				SELECT batch_id, hour FROM job_counts
+				GROUP BY 1, 2 HAVING count(*) > $1
+				LIMIT $2
+			), d AS (
+				DELETE FROM job_counts c USING heavy h
+				WHERE c.batch_id = h.batch_id AND c.hour = h.hour
+				RETURNING c.*
+			), f AS (
+				INSERT INTO job_counts (batch_id, hour, kind, state, verdict, cached, n, finished_at)
+				SELECT batch_id, hour, kind, state, verdict, cached, sum(n), max(finished_at)
+				FROM d GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(n) <> 0
+			)
+			SELECT count(*) FROM heavy`, compactAbove, limit).Scan(&folded)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: compact counts: %w", err)
+	}
+	return folded, nil
+}
