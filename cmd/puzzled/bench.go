@@ -44,6 +44,7 @@ func runBench(ctx context.Context, args []string) error {
 	noop := fs.Int("noop", 20_000, "no-op tasks for (a)")
 	jobs := fs.Int("jobs", 20_000, "twoends jobs for (b)")
 	big := fs.Int("batch", 100_000, "levels in the batch of (c)")
+	backlog := fs.Duration("backlog", 65*time.Second, "how long (d) watches the batch of (c) wait in a paused queue (0: skip (d))")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of (b) to this file")
 	bulkPriorityFlag(fs, &cfg)
 	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
@@ -90,22 +91,96 @@ func runBench(ctx context.Context, args []string) error {
 		}
 	}
 	cpu0 = treeCPU()
+	act0, err := st.Activity(ctx, false)
+	if err != nil {
+		return err
+	}
 	b, err := benchEndToEnd(ctx, cfg, st, qc, c, logger, *jobs)
 	pprof.StopCPUProfile()
 	if err != nil {
 		return err
 	}
-	fmt.Printf("(b) end-to-end twoends jobs:     %8.0f jobs/s (%d jobs) = %.0f%% of (a)\n", b, *jobs, 100*b/a)
-	printCPU(cpu0, treeCPU(), *jobs)
-
-	cpu0 = treeCPU()
-	took, err := benchSubmit(ctx, c, *big)
+	cpu1 := treeCPU()
+	act1, err := st.Activity(ctx, true)
 	if err != nil {
 		return err
 	}
+	fmt.Printf("(b) end-to-end twoends jobs:     %8.0f jobs/s (%d jobs) = %.0f%% of (a)\n", b, *jobs, 100*b/a)
+	printCPU(cpu0, cpu1, *jobs)
+	printActivity(act0, act1, *jobs)
+
+	cpu0 = treeCPU()
+	act0, err = st.Activity(ctx, false)
+	if err != nil {
+		return err
+	}
+	id, took, err := benchSubmit(ctx, c, *big)
+	if err != nil {
+		return err
+	}
+	cpu1 = treeCPU()
+	if act1, err = st.Activity(ctx, true); err != nil {
+		return err
+	}
 	fmt.Printf("(c) POST /v1/batches, %d levels: %.2f s\n", *big, took.Seconds())
-	printCPU(cpu0, treeCPU(), *big)
-	return nil
+	printCPU(cpu0, cpu1, *big)
+	printActivity(act0, act1, *big)
+
+	if *backlog > 0 {
+		wal, err := benchBacklog(ctx, cfg, st, qc, logger, *backlog)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("(d) the batch of (c) paused in the queue: %.2f MB of WAL a minute (over %s)\n",
+			float64(wal)/(1<<20)/backlog.Minutes(), *backlog)
+	}
+	_, err = c.CancelBatch(ctx, id)
+	return err
+}
+
+// benchLabels are the labels of the bench's batches: a studio's batches
+// carry labels, which must not cost a row per job.
+var benchLabels = json.RawMessage(`{"project":"bench","chapter":"1"}`)
+
+// printActivity prints what PostgreSQL wrote per job between two readings.
+func printActivity(before, after store.Activity, jobs int) {
+	dead := after.Dead() - before.Dead()
+	hot := after.HOT - before.HOT
+	fmt.Printf("    PostgreSQL per job: %.0f B of WAL, %.2f row versions made dead (%.0f%% of updates HOT)\n",
+		float64(after.WAL-before.WAL)/float64(jobs), float64(dead)/float64(jobs),
+		100*float64(hot)/float64(max(after.Updated-before.Updated, 1)))
+}
+
+// benchBacklog measures what a batch waiting in a paused queue costs
+// PostgreSQL: with the bulk queue paused, a worker (and its dispatcher)
+// runs for d after the batch's tasks were handed to asynq, long enough for
+// the dispatcher's re-check of stale tasks (a minute) to come round. It
+// returns the WAL written in that time.
+func benchBacklog(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger, d time.Duration) (int64, error) {
+	if err := qc.Inspector().PauseQueue(queue.Bulk); err != nil {
+		return 0, fmt.Errorf("bench: pause the bulk queue: %w", err)
+	}
+	defer func() { _ = qc.Inspector().UnpauseQueue(queue.Bulk) }()
+	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
+	if err != nil {
+		return 0, err
+	}
+	defer wst.Close()
+	workCtx, stopWork := context.WithCancel(ctx)
+	workDone := make(chan error, 1)
+	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger, prometheus.NewRegistry()) }()
+	defer func() { stopWork(); <-workDone }()
+	time.Sleep(5 * time.Second) // the first dispatch of the batch's tasks
+	before, err := st.Activity(ctx, false)
+	if err != nil {
+		return 0, err
+	}
+	time.Sleep(d)
+	after, err := st.Activity(ctx, false)
+	if err != nil {
+		return 0, err
+	}
+	return after.WAL - before.WAL, nil
 }
 
 // benchNoop times n no-op tasks through asynq's whole lifecycle, as the
@@ -191,7 +266,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 
 	levels := twoendsLevels(n, time.Now().UnixNano()%1e9)
 	start := time.Now()
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	id, err := c.CreateBatch(ctx, levels, client.JobOptions{Labels: benchLabels})
 	if err != nil {
 		return 0, fmt.Errorf("bench: submit: %w", err)
 	}
@@ -210,18 +285,17 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 	}
 }
 
-// benchSubmit times POST /v1/batches of n levels (no worker runs), then
-// cancels the batch.
-func benchSubmit(ctx context.Context, c *client.Client, n int) (time.Duration, error) {
+// benchSubmit times POST /v1/batches of n levels (no worker runs) and
+// returns the batch's id.
+func benchSubmit(ctx context.Context, c *client.Client, n int) (int64, time.Duration, error) {
 	levels := twoendsLevels(n, time.Now().UnixNano()%1e9+1)
 	start := time.Now()
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	id, err := c.CreateBatch(ctx, levels, client.JobOptions{Labels: benchLabels})
 	took := time.Since(start)
 	if err != nil {
-		return 0, fmt.Errorf("bench: submit %d: %w", n, err)
+		return 0, 0, fmt.Errorf("bench: submit %d: %w", n, err)
 	}
-	_, err = c.CancelBatch(ctx, id)
-	return took, err
+	return id, took, nil
 }
 
 // printCPU prints the CPU time per task that each process of the bench's
