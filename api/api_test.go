@@ -24,6 +24,7 @@ import (
 	"github.com/puzzled/puzzled/internal/apicontract"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
@@ -195,7 +196,7 @@ func TestReportStatsAndMetrics(t *testing.T) {
 		levels = append(levels, json.RawMessage(fmt.Sprintf(`{"kind":"twoends","values":[%d,1,%d]}`, i, i%5)))
 	}
 	levels = append(levels, levels[3]) // one duplicate
-	id, err := c.CreateBatch(t.Context(), levels, client.JobOptions{})
+	id, err := c.CreateBatch(t.Context(), levels, jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/columns"
@@ -65,7 +66,7 @@ func TestLongPollJob(t *testing.T) {
 			t.Fatalf("finish: %v %v", stored, err)
 		}
 		r := <-res
-		if r.err != nil || r.job.State != wire.Done || r.job.Result == nil {
+		if r.err != nil || r.job.State != jobtype.Done || r.job.Result == nil {
 			t.Fatalf("long-poll: %+v %v", r.job, r.err)
 		}
 		// Woken by the notification, not by the end of the 30 s wait.
@@ -79,12 +80,12 @@ func TestLongPollJob(t *testing.T) {
 		j := queuedJob(t, f, 2)
 		a, b := longPoll(c, t, j.ID, 30*time.Second), longPoll(c, t, j.ID, 30*time.Second)
 		time.Sleep(300 * time.Millisecond)
-		if state, err := c.CancelJob(ctx, j.ID); err != nil || state != wire.Canceled {
+		if state, err := c.CancelJob(ctx, j.ID); err != nil || state != jobtype.Canceled {
 			t.Fatalf("cancel: %s %v", state, err)
 		}
 		for _, ch := range []<-chan waited{a, b} {
 			r := <-ch
-			if r.err != nil || r.job.State != wire.Canceled || r.took > 10*time.Second {
+			if r.err != nil || r.job.State != jobtype.Canceled || r.took > 10*time.Second {
 				t.Fatalf("waiter: %+v %v after %s", r.job, r.err, r.took)
 			}
 		}
@@ -93,7 +94,7 @@ func TestLongPollJob(t *testing.T) {
 	t.Run("on time when nothing happens", func(t *testing.T) {
 		j := queuedJob(t, f, 3)
 		r := <-longPoll(c, t, j.ID, 1500*time.Millisecond)
-		if r.err != nil || r.job.State != wire.Queued || r.took < 1500*time.Millisecond || r.took > 10*time.Second {
+		if r.err != nil || r.job.State != jobtype.Queued || r.took < 1500*time.Millisecond || r.took > 10*time.Second {
 			t.Fatalf("long-poll of an idle job: %+v %v after %s", r.job, r.err, r.took)
 		}
 	})
@@ -104,7 +105,7 @@ func TestLongPollJob(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := <-longPoll(c, t, j.ID, 30*time.Second)
-		if r.err != nil || r.job.State != wire.Canceled || r.took > 10*time.Second {
+		if r.err != nil || r.job.State != jobtype.Canceled || r.took > 10*time.Second {
 			t.Fatalf("%+v %v after %s", r.job, r.err, r.took)
 		}
 	})
@@ -156,7 +157,7 @@ func TestLongPollBatch(t *testing.T) {
 		Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(1), Optimal: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-jobRes; r.err != nil || r.job.State != wire.Done || r.took > 10*time.Second {
+	if r := <-jobRes; r.err != nil || r.job.State != jobtype.Done || r.took > 10*time.Second {
 		t.Fatalf("job of the batch: %+v %v after %s", r.job, r.err, r.took)
 	}
 	select {
@@ -205,7 +206,7 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow, err := c.CreateJob(ctx, lvl.Canonical(), client.JobOptions{Priority: "bulk", Budget: solver.Budget{MaxMS: 30_000}})
+	slow, err := c.CreateJob(ctx, lvl.Canonical(), jobtype.Options{Priority: "bulk", Budget: solver.Budget{MaxMS: 30_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +216,7 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if j.State == wire.Running {
+		if j.State == jobtype.Running {
 			break
 		}
 		if time.Now().After(deadline) || j.State.Final() {
@@ -223,15 +224,15 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	quick, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[5,9,2,7]}`), client.JobOptions{})
+	quick, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[5,9,2,7]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, err := c.WaitJob(ctx, quick.ID, 20*time.Second)
-	if err != nil || j.State != wire.Done {
+	if err != nil || j.State != jobtype.Done {
 		t.Fatalf("interactive job while the bulk slot is busy: %+v %v", j, err)
 	}
-	if s, err := c.GetJob(ctx, slow.ID); err != nil || s.State != wire.Running {
+	if s, err := c.GetJob(ctx, slow.ID); err != nil || s.State != jobtype.Running {
 		t.Fatalf("the bulk job is no longer running, the test proves nothing: %+v %v", s, err)
 	}
 }

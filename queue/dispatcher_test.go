@@ -13,8 +13,8 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -66,7 +66,7 @@ func (e *env) batch(t *testing.T, n int) int64 {
 	for i := range levels {
 		levels[i] = twoendsLevel(i)
 	}
-	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: Bulk, MaxAttempts: 3,
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3,
 		Versions: map[string]string{"twoends": "v"}})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 	beat(alive)
 	job := func(o store.Owner) int64 {
 		t.Helper()
-		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(int(len(o.ID))), Priority: Bulk, MaxAttempts: 3, SolverVersion: "v"})
+		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(int(len(o.ID))), Priority: jobtype.Bulk, MaxAttempts: 3, SolverVersion: "v"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
 	if err := e.st.Beat(t.Context(), ghost.ID, "host", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1), Priority: Bulk, MaxAttempts: 3, SolverVersion: "v"})
+	j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Bulk, MaxAttempts: 3, SolverVersion: "v"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +210,9 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	log := slog.New(slog.DiscardHandler)
-	job, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
+	job, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || job.State != wire.Queued {
+	if err != nil || job.State != jobtype.Queued {
 		t.Fatalf("submit: %+v, %v", job, err)
 	}
 	if got := e.pending(t, Interactive); !got[TaskID(job.ID)] {
@@ -225,9 +225,9 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	// Redis out of reach: the job is stored and left to the dispatcher.
 	down := NewClient(asynq.RedisClientOpt{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
 	defer down.Close()
-	job2, err := Submit(t.Context(), e.st, down, store.JobParams{Level: twoendsLevel(2), Priority: Interactive,
+	job2, err := Submit(t.Context(), e.st, down, store.JobParams{Level: twoendsLevel(2), Priority: jobtype.Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || job2.State != wire.Queued {
+	if err != nil || job2.State != jobtype.Queued {
 		t.Fatalf("submit with Redis down: %+v, %v", job2, err)
 	}
 	claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10)
@@ -239,9 +239,9 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	if _, err := e.st.FinishJobs(t.Context(), []store.Finish{{JobID: job.ID, SolverVersion: "v", Result: solvedResult()}}); err != nil {
 		t.Fatal(err)
 	}
-	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
+	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || cached.State != wire.Done || !cached.Cached {
+	if err != nil || cached.State != jobtype.Done || !cached.Cached {
 		t.Fatalf("submit of a solved level: %+v, %v", cached, err)
 	}
 	if got := e.pending(t, Interactive); got[TaskID(cached.ID)] {

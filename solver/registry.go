@@ -78,12 +78,12 @@ func (r *Registry) ParseAs(kind string, data []byte) (Level, error) {
 	return k.Parse(data)
 }
 
-// IsLevel reports whether data is a JSON object that names its kind or
-// that a kind recognises without one: a bare level rather than a wrapper
-// such as {"level": …}.
-func (r *Registry) IsLevel(data []byte) bool {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(data, &fields) != nil || fields == nil {
+// IsLevel reports whether a JSON object, given as its top-level fields,
+// is a level rather than a wrapper such as {"level": …}: it names its kind,
+// or a kind recognises it without one (a [Detector]). It is the one level
+// detector: the API's job and batch body forms and puzzlectl ask it.
+func (r *Registry) IsLevel(fields map[string]json.RawMessage) bool {
+	if fields == nil {
 		return false
 	}
 	if _, ok := fields["kind"]; ok {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
@@ -25,7 +25,7 @@ func listQueries(levelHash string, cursor time.Time) map[string]func() (string, 
 		"jobs":                jobs(store.JobFilter{}),
 		"jobs?batch":          jobs(store.JobFilter{BatchID: 7}),
 		"jobs?kind":           jobs(store.JobFilter{Kind: "sheep"}),
-		"jobs?state":          jobs(store.JobFilter{State: string(wire.Failed)}),
+		"jobs?state":          jobs(store.JobFilter{State: string(jobtype.Failed)}),
 		"jobs?verdict":        jobs(store.JobFilter{Verdict: "unsolvable"}),
 		"jobs?level":          jobs(store.JobFilter{LevelHash: levelHash}),
 		"jobs?label":          jobs(store.JobFilter{Labels: label}),

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/puzzled/puzzled/api/wire"
+
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // SeedParams size the synthetic history Seed writes.
@@ -76,17 +77,17 @@ func (s *Store) Seed(ctx context.Context, p SeedParams) error {
 			return err
 		}
 		type seeded struct {
-			state   wire.JobState
+			state   jobtype.State
 			verdict string
 			level   int
 		}
 		job := func(i int) seeded {
-			j := seeded{state: wire.Done, level: (i * 7919) % p.Levels}
+			j := seeded{state: jobtype.Done, level: (i * 7919) % p.Levels}
 			switch r := i % 100; {
 			case r < 3:
-				j.state = wire.Failed
+				j.state = jobtype.Failed
 			case r < 5:
-				j.state = wire.Canceled
+				j.state = jobtype.Canceled
 			case r < 5+67:
 				j.verdict = "solved"
 			case r < 5+86:

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
@@ -76,20 +76,20 @@ func TestCreateJobReusesDefinitiveResultOfSameVersion(t *testing.T) {
 	st, ctx := setup(t)
 	lvl := twoends("3,1,2")
 	first := mustCreateJob(t, st, lvl, "twoends/1")
-	if first.State != wire.Queued || first.Cached {
+	if first.State != jobtype.Queued || first.Cached {
 		t.Fatalf("first job: state %s cached %v", first.State, first.Cached)
 	}
 	run(t, st, first.ID, "twoends/1", solved(2))
 
 	again := mustCreateJob(t, st, lvl, "twoends/1")
-	if again.State != wire.Done || !again.Cached || again.Result == nil || *again.Result.Value != 2 {
+	if again.State != jobtype.Done || !again.Cached || again.Result == nil || *again.Result.Value != 2 {
 		t.Fatalf("same version: got %+v", again)
 	}
 	if string(again.Result.Plan) != `"LRL"` {
 		t.Fatalf("cached plan = %s", again.Result.Plan)
 	}
 	newer := mustCreateJob(t, st, lvl, "twoends/2")
-	if newer.State != wire.Queued || newer.Cached {
+	if newer.State != jobtype.Queued || newer.Cached {
 		t.Fatalf("other version must run again: %+v", newer)
 	}
 	got, err := st.GetLevel(ctx, lvl.Hash)
@@ -107,7 +107,7 @@ func TestUnknownResultIsNotReused(t *testing.T) {
 	lvl := twoends("1,2")
 	j := mustCreateJob(t, st, lvl, "v")
 	run(t, st, j.ID, "v", solver.Result{Verdict: solver.Unknown})
-	if again := mustCreateJob(t, st, lvl, "v"); again.Cached || again.State != wire.Queued {
+	if again := mustCreateJob(t, st, lvl, "v"); again.Cached || again.State != jobtype.Queued {
 		t.Fatalf("an unknown result must not complete a new job: %+v", again)
 	}
 }
@@ -158,7 +158,7 @@ func TestCancelJobStopsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	state, err := st.CancelJob(ctx, j.ID)
-	if err != nil || state != wire.Canceled {
+	if err != nil || state != jobtype.Canceled {
 		t.Fatalf("CancelJob = %q, %v", state, err)
 	}
 	if ok, err := finishJob(ctx, st, j.ID, "v", solved(0)); ok || err != nil {
@@ -170,7 +170,7 @@ func TestCancelJobStopsEverything(t *testing.T) {
 	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, 10, []byte("x")); ok {
 		t.Fatal("checkpoint of a canceled job was stored")
 	}
-	if state, _ := st.CancelJob(ctx, j.ID); state != wire.Canceled {
+	if state, _ := st.CancelJob(ctx, j.ID); state != jobtype.Canceled {
 		t.Fatalf("second cancel: state %q", state)
 	}
 	if _, err := st.CancelJob(ctx, 9999); !errors.Is(err, store.ErrNotFound) {
@@ -215,7 +215,7 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := st.GetJob(ctx, j.ID)
-	if got.State != wire.Queued || got.Attempts != 0 {
+	if got.State != jobtype.Queued || got.Attempts != 0 {
 		t.Fatalf("after requeue: state %s attempts %d", got.State, got.Attempts)
 	}
 	claimed, err := st.ClaimLiveJobs(ctx, time.Now(), 10)
@@ -390,7 +390,7 @@ func TestNextAttemptSeesTheLastError(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := st.GetJob(ctx, j.ID)
-	if got.State != wire.Failed || got.Error == nil || *got.Error != "gave up" {
+	if got.State != jobtype.Failed || got.Error == nil || *got.Error != "gave up" {
 		t.Fatalf("after final failure: %+v", got)
 	}
 }
@@ -431,7 +431,7 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j0.State != wire.Done || j0.Attempts != 1 || j0.StartedAt == nil || j0.StartedAt.After(*j0.FinishedAt) {
+	if j0.State != jobtype.Done || j0.Attempts != 1 || j0.StartedAt == nil || j0.StartedAt.After(*j0.FinishedAt) {
 		t.Fatalf("job finished straight from queued: %+v", j0)
 	}
 	batch, err := st.GetBatch(ctx, id)

@@ -18,10 +18,10 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/solveproc"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -160,7 +160,7 @@ func (e *env) batch(t *testing.T, ms []int64, panicAt int) int64 {
 		sum := sha256.Sum256(body)
 		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep", Body: body}
 	}
-	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: queue.Bulk, MaxAttempts: 3,
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3,
 		Versions: map[string]string{"sleep": "1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -171,7 +171,7 @@ func (e *env) batch(t *testing.T, ms []int64, panicAt int) int64 {
 // jobRow is what the tests check of each job of a batch.
 type jobRow struct {
 	Seq      int32
-	State    wire.JobState
+	State    jobtype.State
 	Attempts int32
 	Solo     bool
 	Verdict  *string
@@ -217,7 +217,7 @@ func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jo
 func checkAllDoneOnce(t *testing.T, rows []jobRow, attempts int32) {
 	t.Helper()
 	for _, r := range rows {
-		if r.State != wire.Done || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
+		if r.State != jobtype.Done || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
 			!r.Started || r.Attempts != attempts {
 			t.Errorf("job seq %d: %+v; want done, solved, one result, started, %d attempt(s)", r.Seq, r, attempts)
 		}
@@ -264,9 +264,9 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 		rows := e.jobs(t, id)
 		restDone := true
 		for _, r := range rows[slow+1:] {
-			restDone = restDone && r.State == wire.Done
+			restDone = restDone && r.State == jobtype.Done
 		}
-		if restDone && (rows[slow].State != wire.Running || rows[slow].Attempts != 1) {
+		if restDone && (rows[slow].State != jobtype.Running || rows[slow].Attempts != 1) {
 			t.Fatalf("rest of the bundle done while the slow job is %+v; want running, attempt 1", rows[slow])
 		}
 		return restDone
@@ -318,11 +318,11 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	body := []byte(`{"kind":"sleep","ms":1,"n":99}`)
 	sum := sha256.Sum256(body)
 	interactive, err := e.st.CreateJob(t.Context(), store.JobParams{Level: store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep",
-		Body: body}, Priority: queue.Interactive, MaxAttempts: 3})
+		Body: body}, Priority: jobtype.Interactive, MaxAttempts: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, queue.Interactive, 0); err != nil {
+	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, jobtype.Interactive, 0); err != nil {
 		t.Fatal(err)
 	}
 	testwait.WaitFor(t, 20*time.Second, "the interactive job to be solved", func() bool {
@@ -404,18 +404,18 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 	id := e.batch(t, ms, -1)
 	stop := e.startWorker(t, 1)
 	testwait.WaitFor(t, 20*time.Second, "the slow job to run", func() bool {
-		return e.jobs(t, id)[1].State == wire.Running
+		return e.jobs(t, id)[1].State == jobtype.Running
 	})
 	stop()
 	rows := e.jobs(t, id)
-	if rows[0].State != wire.Done {
+	if rows[0].State != jobtype.Done {
 		t.Errorf("job done before the shutdown not stored: %+v", rows[0])
 	}
-	if r := rows[1]; r.State != wire.Queued || r.Attempts != 0 || !r.Solo {
+	if r := rows[1]; r.State != jobtype.Queued || r.Attempts != 0 || !r.Solo {
 		t.Errorf("interrupted job %+v; want queued, solo, the attempt not counted", r)
 	}
 	for _, r := range rows[2:] {
-		if r.State != wire.Queued || !r.Solo {
+		if r.State != jobtype.Queued || !r.Solo {
 			t.Errorf("job not reached %+v; want queued, solo", r)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
@@ -39,7 +40,7 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: lvl.Kind(), Body: lvl.Canonical()}
 		versions[lvl.Kind()] = reg.KindOf(lvl).Version()
 	}
-	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: queue.Bulk, MaxAttempts: 3, Versions: versions})
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3, Versions: versions})
 	if err != nil {
 		t.Fatal(err)
 	}

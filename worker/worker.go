@@ -18,8 +18,8 @@ import (
 
 	"github.com/hibiken/asynq"
 
-	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/solveproc"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -470,5 +470,5 @@ func (w *Worker) canceled(id int64) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	state, err := w.cfg.Store.JobState(ctx, id)
-	return err == nil && state == wire.Canceled
+	return err == nil && state == jobtype.Canceled
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
@@ -25,8 +26,8 @@ func runJob(ctx context.Context, e *env, args []string) int {
 		"Submits one level as an interactive job, waits for it and prints the solution, after\n"+
 			"replaying its plan locally. Ctrl-C cancels the job. Exit 2 if the job failed or was canceled,\n"+
 			"or its verdict is named by --fail-on.")
-	opts := client.JobOptions{}
-	fs.StringVar(&opts.Priority, "priority", "interactive", "interactive or bulk")
+	opts := jobtype.Options{}
+	fs.StringVar((*string)(&opts.Priority), "priority", "interactive", "interactive or bulk")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget (0: none)")
 	playouts := playoutsFlag(fs)
@@ -40,6 +41,9 @@ func runJob(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	opts.Difficulty = playouts()
+	if err := checkOptions(opts, jobtype.Alone); err != nil {
+		return e.errorf("job: %v", err)
+	}
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
 		return e.errorf("job: %v", err)
@@ -131,7 +135,7 @@ func cancelJob(e *env, c *client.Client, id int64) int {
 
 // finishJob fetches, verifies and prints the solution of a final job.
 func finishJob(ctx context.Context, e *env, c *client.Client, j wire.Job, kind solver.Kind, lvl solver.Level, fail failOn) int {
-	if j.State != wire.Done {
+	if j.State != jobtype.Done {
 		msg := string(j.State)
 		if j.Error != nil {
 			msg += ": " + *j.Error

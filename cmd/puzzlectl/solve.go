@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
@@ -163,12 +164,23 @@ func solveOne(ctx context.Context, reg *solver.Registry, l level, opts solveOpts
 	return out
 }
 
-// parseLevel validates a level read from the inputs.
+// parseLevel validates a level read from the inputs, as the server does
+// (jobtype.Spec.ParseLevel).
 func parseLevel(reg *solver.Registry, l level) (solver.Level, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	return reg.Parse(l.data)
+	return jobtype.Spec{Level: l.data}.ParseLevel(reg)
+}
+
+// checkOptions validates the options of a job or batch before anything is
+// sent, as the server does (jobtype.Options.Normalize). The options are
+// sent as they are: the server applies the defaults.
+func checkOptions(opts jobtype.Options, f jobtype.Form) error {
+	if err := opts.Normalize(f); err != nil {
+		return errors.New(describe(err))
+	}
+	return nil
 }
 
 // fieldOf splits a validation error into its reason and field.

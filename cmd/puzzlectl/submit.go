@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
@@ -24,8 +25,8 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 			"Levels are validated locally first: invalid ones are listed and nothing is sent (exit 1).\n"+
 			"With --wait: a progress bar on stderr, a summary at the end, exit 2 if a job failed or a\n"+
 			"verdict named by --fail-on occurred.")
-	var opts client.JobOptions
-	fs.StringVar(&opts.Priority, "priority", "", "interactive or bulk (server default: bulk)")
+	var opts jobtype.Options
+	fs.StringVar((*string)(&opts.Priority), "priority", "", "interactive or bulk (server default: bulk)")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget per level in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget per level (0: none)")
 	playouts := playoutsFlag(fs)
@@ -51,6 +52,9 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		opts.Labels, _ = json.Marshal(m)
 	}
 	opts.Difficulty = playouts()
+	if err := checkOptions(opts, jobtype.InBatch); err != nil {
+		return e.errorf("submit: %v", err)
+	}
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
 		return e.errorf("submit: %v", err)

@@ -23,7 +23,7 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
@@ -191,7 +191,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 
 	levels := twoendsLevels(n, time.Now().UnixNano()%1e9)
 	start := time.Now()
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	id, err := c.CreateBatch(ctx, levels, jobtype.Options{})
 	if err != nil {
 		return 0, fmt.Errorf("bench: submit: %w", err)
 	}
@@ -201,7 +201,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 			return 0, err
 		}
 		if b.Done == 1 {
-			if b.States[string(wire.Done)] != n {
+			if b.States[string(jobtype.Done)] != n {
 				return 0, fmt.Errorf("bench: batch ended with states %v", b.States)
 			}
 			return float64(n) / time.Since(start).Seconds(), nil
@@ -215,7 +215,7 @@ func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 func benchSubmit(ctx context.Context, c *client.Client, n int) (time.Duration, error) {
 	levels := twoendsLevels(n, time.Now().UnixNano()%1e9+1)
 	start := time.Now()
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	id, err := c.CreateBatch(ctx, levels, jobtype.Options{})
 	took := time.Since(start)
 	if err != nil {
 		return 0, fmt.Errorf("bench: submit %d: %w", n, err)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/columns"
@@ -274,7 +274,7 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int, salt 
 		// would complete at once.
 		lvl := json.RawMessage(fmt.Sprintf(`{"kind":%q,"values":[%d,%d,%d,1,2]}`, twoends.Name, salt, phase, 1000+i))
 		t0 := time.Now()
-		j, err := c.CreateJob(ctx, lvl, client.JobOptions{})
+		j, err := c.CreateJob(ctx, lvl, jobtype.Options{})
 		if err != nil {
 			return nil, err
 		}
@@ -285,7 +285,7 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int, salt 
 			}
 		}
 		took := time.Since(t0)
-		if j.State != wire.Done || j.Cached {
+		if j.State != jobtype.Done || j.Cached {
 			return nil, fmt.Errorf("job %d: %s (cached %v)", j.ID, j.State, j.Cached)
 		}
 		if j.StartedAt != nil && j.FinishedAt != nil {
@@ -311,7 +311,7 @@ func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int
 		}
 		levels[i] = lvl.Canonical()
 	}
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{Priority: queue.Bulk, Budget: solver.Budget{MaxMS: budgetMS}})
+	id, err := c.CreateBatch(ctx, levels, jobtype.Options{Priority: jobtype.Bulk, Budget: solver.Budget{MaxMS: budgetMS}})
 	if err != nil {
 		return nil, err
 	}
@@ -322,11 +322,11 @@ func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int
 		if err != nil {
 			return nil, err
 		}
-		if b.States[string(wire.Running)] >= slots {
+		if b.States[string(jobtype.Running)] >= slots {
 			break
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("bulk batch: %d running after a minute, want %d", b.States[string(wire.Running)], slots)
+			return nil, fmt.Errorf("bulk batch: %d running after a minute, want %d", b.States[string(jobtype.Running)], slots)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
@@ -339,7 +339,7 @@ func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int
 		return nil, err
 	}
 	fmt.Printf("\n(bulk batch %d: %d levels, %d running, %d done when the measurement ended)\n",
-		id, n, b.States[string(wire.Running)], b.States[string(wire.Done)])
+		id, n, b.States[string(jobtype.Running)], b.States[string(jobtype.Done)])
 	return out, nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/sheep"
@@ -83,7 +84,7 @@ func checkpointed(n int32) func(wire.Job) bool {
 	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
 }
 
-func finished(j wire.Job) bool { return j.State != wire.Queued && j.State != wire.Running }
+func finished(j wire.Job) bool { return j.State != jobtype.Queued && j.State != jobtype.Running }
 
 func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
@@ -91,7 +92,7 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 	const every = 250 * time.Millisecond
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
 	c := checkedClient(t, s.URL)
-	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +134,12 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	level, want := hardSheep(t)
 	// An interactive job searches in the worker process, a bulk one in a
 	// child process of it (solveproc).
-	for _, priority := range []string{queue.Interactive, queue.Bulk} {
-		t.Run(priority, func(t *testing.T) {
+	for _, priority := range []jobtype.Priority{jobtype.Interactive, jobtype.Bulk} {
+		t.Run(string(priority), func(t *testing.T) {
 			t.Parallel()
 			s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
 			c := checkedClient(t, s.URL)
-			job, err := c.CreateJob(t.Context(), level, client.JobOptions{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
+			job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +179,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	c := checkedClient(t, s.URL)
 	metrics := s.Work.WaitLog("worker metrics listening", 30*time.Second)["addr"].(string)
 
-	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), client.JobOptions{})
+	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatalf("an interactive job started solve processes: %+v", kids)
 	}
 
-	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Priority: queue.Bulk, Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: jobtype.Bulk, Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +205,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	}
 
 	// An interactive job submitted meanwhile stops the search for a moment.
-	quick, err = c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,7]}`), client.JobOptions{})
+	quick, err = c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,7]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +289,7 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 		}
 		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
 	}
-	id, err := c.CreateBatch(t.Context(), levels, client.JobOptions{})
+	id, err := c.CreateBatch(t.Context(), levels, jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 	if client.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("API while PostgreSQL is down: %v, want 503", err)
 	}
-	if _, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), client.JobOptions{}); client.StatusOf(err) != http.StatusServiceUnavailable {
+	if _, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), jobtype.Options{}); client.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("submit while PostgreSQL is down: %v, want 503", err)
 	}
 	time.Sleep(2 * time.Second) // let workers hit the outage
@@ -379,7 +380,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), client.JobOptions{Priority: "bulk"})
+	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), jobtype.Options{Priority: "bulk"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -430,13 +431,13 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
 	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
 	c := checkedClient(t, s.URL)
-	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed", checkpointed(1))
 	asked := time.Now()
-	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != wire.Canceled {
+	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != jobtype.Canceled {
 		t.Fatalf("cancel: %q, %v", state, err)
 	}
 	s.Work.WaitLog("job canceled while running", 10*time.Second)
@@ -445,14 +446,14 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	}
 	// The worker is free again, and neither a retry nor the dispatcher
 	// (stale after 1 s) runs the canceled job again.
-	next, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[4,7]}`), client.JobOptions{})
+	next, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[4,7]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitSolution(t, c, next.ID)
 	time.Sleep(3 * time.Second)
 	got, err := c.GetJob(t.Context(), job.ID)
-	if err != nil || got.State != wire.Canceled || got.Result != nil || got.Attempts != 1 {
+	if err != nil || got.State != jobtype.Canceled || got.Result != nil || got.Attempts != 1 {
 		t.Fatalf("canceled job afterwards: %+v, %v", got, err)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
 
@@ -44,7 +45,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	}
 	jobs := map[string]wire.Job{}
 	for kind, lvl := range oneOfEachKind {
-		j, err := c.CreateJob(t.Context(), json.RawMessage(lvl), client.JobOptions{})
+		j, err := c.CreateJob(t.Context(), json.RawMessage(lvl), jobtype.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -76,7 +77,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	dev, c = start()
 	for kind, j := range jobs {
 		got, err := c.GetJob(t.Context(), j.ID)
-		if err != nil || got.State != wire.Done || got.Result == nil || got.LevelHash != j.LevelHash {
+		if err != nil || got.State != jobtype.Done || got.Result == nil || got.LevelHash != j.LevelHash {
 			t.Fatalf("%s after restart: %+v, %v", kind, got, err)
 		}
 		lr, err := c.GetLevel(t.Context(), j.LevelHash)

@@ -16,6 +16,7 @@ import (
 	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/internal/testenv"
 	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 func TestMain(m *testing.M) {
@@ -72,7 +73,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 			firstSeen[string(levels[i])] = i
 		}
 	}
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	id, err := c.CreateBatch(ctx, levels, jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 		}
 		v := values[seq]
 		res := r.Result
-		if r.State != wire.Done || res == nil || res.Value == nil {
+		if r.State != jobtype.Done || res == nil || res.Value == nil {
 			return fmt.Errorf("seq %d: state %s result %+v", seq, r.State, res)
 		}
 		if want := e2e.TwoendsDP(v); *res.Value != want || !res.Optimal {
@@ -130,7 +131,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	}
 
 	// A single interactive job, then the same level again: cached at once.
-	job, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
+	job, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +139,8 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	if *sol.Value != 2 || string(sol.Plan) != `"LRL"` {
 		t.Fatalf("solution = %+v plan %s", sol, sol.Plan)
 	}
-	again, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
-	if err != nil || !again.Cached || again.State != wire.Done {
+	again, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), jobtype.Options{})
+	if err != nil || !again.Cached || again.State != jobtype.Done {
 		t.Fatalf("resubmitted level: %+v, %v", again, err)
 	}
 	s.Work.Stop(20 * time.Second)

@@ -1,4 +1,4 @@
-package api
+package jobtype
 
 import (
 	"bytes"
@@ -18,10 +18,11 @@ const (
 	MaxLabelsLen     = 16 << 10 // bytes of the whole labels object's JSON
 )
 
-// checkLabels validates a labels object: an object (or null) within the
+// CheckLabels validates a labels object: an object (or null) within the
 // caps above, whose keys and strings PostgreSQL can store (see
-// solver.CheckText). It returns the field at fault and why.
-func checkLabels(raw json.RawMessage) (field, reason string) {
+// solver.CheckText). It returns the field at fault and why. A batch item's
+// own labels ({"level": …, "labels": …}) are checked with it too.
+func CheckLabels(raw json.RawMessage) (field, reason string) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return "", ""
