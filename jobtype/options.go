@@ -82,7 +82,7 @@ func (o Options) Validate() error {
 //     designer asking about one level wants them.
 //
 // The budget is kept as sent: zero means the kind's default, which the
-// solve applies (solver.Registry.DefaultBudget).
+// solve applies (solver.BudgetFor).
 func (o *Options) Normalize(f Form) error {
 	if err := o.Validate(); err != nil {
 		return err

@@ -130,7 +130,7 @@ func TaskTimeout(maxMS int64) time.Duration {
 // budgetBound is the longest a job whose time budget is maxMS may search:
 // maxMS, or for 0 solver.DefaultMaxMS, which no kind's default budget
 // exceeds (a test holds every kind to it). The queue only bounds the
-// default; the solve applies it (solver.Registry.DefaultBudget).
+// default; the solve applies it (solver.BudgetFor).
 func budgetBound(maxMS int64) int64 {
 	if maxMS <= 0 {
 		return solver.DefaultMaxMS

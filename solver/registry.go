@@ -121,10 +121,19 @@ func (r *Registry) detectFields(fields map[string]json.RawMessage) Kind {
 // KindOf returns the Kind that a parsed level belongs to.
 func (r *Registry) KindOf(lvl Level) Kind { return r.kinds[lvl.Kind()] }
 
-// DefaultBudget is the budget of a job of the named kind that names none:
-// the kind's own ([BudgetDefaulter]) or DefaultMaxMS milliseconds.
-func (r *Registry) DefaultBudget(name string) Budget {
-	if d, ok := r.kinds[name].(BudgetDefaulter); ok {
+// DefaultBudget is the budget of a job of the named kind that names none
+// (see [BudgetFor]).
+func (r *Registry) DefaultBudget(name string) Budget { return BudgetFor(r.kinds[name], Budget{}) }
+
+// BudgetFor is the budget a job of kind k searches with when it asked for
+// b: b, or for the zero budget the kind's own default ([BudgetDefaulter])
+// or DefaultMaxMS milliseconds. It is the one place that default is
+// applied (jobs store the zero budget as they were sent).
+func BudgetFor(k Kind, b Budget) Budget {
+	if b != (Budget{}) {
+		return b
+	}
+	if d, ok := k.(BudgetDefaulter); ok {
 		return d.DefaultBudget()
 	}
 	return Budget{MaxMS: DefaultMaxMS}

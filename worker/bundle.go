@@ -136,17 +136,6 @@ func (b *bundleRun) claim(ctx context.Context, p queue.Payload) error {
 	return nil
 }
 
-// holdJobs holds the jobs it can and returns them.
-func (w *Worker) holdJobs(jobs []store.RunnableJob) []store.RunnableJob {
-	kept := jobs[:0]
-	for _, j := range jobs {
-		if w.hold(j.ID) {
-			kept = append(kept, j)
-		}
-	}
-	return kept
-}
-
 func (b *bundleRun) shuttingDown() bool {
 	select {
 	case <-b.w.stopping:
