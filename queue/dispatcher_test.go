@@ -13,12 +13,12 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
@@ -38,7 +38,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	url := testenv.PostgresURL(t)
+	url := envtest.PostgresURL(t)
 	if err := store.Migrate(t.Context(), url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	addr, db := testenv.RedisAddr(t)
+	addr, db := envtest.RedisAddr(t)
 	opt := asynq.RedisClientOpt{Addr: addr, DB: db}
 	e := &env{st: st, qc: NewClient(opt), rdb: redis.NewClient(&redis.Options{Addr: addr, DB: db})}
 	t.Cleanup(func() { e.qc.Close(); e.rdb.Close() })

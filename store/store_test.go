@@ -12,19 +12,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 // setup returns a store on a fresh, migrated database of this test alone.
 func setup(t *testing.T) (*store.Store, context.Context) {
 	t.Helper()
 	ctx := t.Context()
-	url := testenv.PostgresURL(t)
+	url := envtest.PostgresURL(t)
 	if err := store.Migrate(ctx, url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,9 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/internal/solveproc"
-	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(testenv.Run(m))
+	os.Exit(envtest.Run(m))
 }
 
 const solveChildEnv = "WORKER_TEST_SOLVE_CHILD"
@@ -104,7 +104,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	url := testenv.PostgresURL(t)
+	url := envtest.PostgresURL(t)
 	if err := store.Migrate(t.Context(), url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	addr, db := testenv.RedisAddr(t)
+	addr, db := envtest.RedisAddr(t)
 	opt, err := queue.RedisOpt(addr, db)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +204,7 @@ func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
 // waitBatch waits until every job of the batch is final.
 func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jobRow {
 	t.Helper()
-	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be done", batchID), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("batch %d to be done", batchID), func() bool {
 		b, err := e.st.GetBatch(t.Context(), batchID)
 		if err != nil {
 			t.Fatal(err)
@@ -260,7 +260,7 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 
 	// While the slow job searches it shows running, and the jobs after it
 	// are done by the other slot as solo tasks.
-	testwait.WaitFor(t, 20*time.Second, "the rest of the bundle to be done while the slow job runs", func() bool {
+	waittest.WaitFor(t, 20*time.Second, "the rest of the bundle to be done while the slow job runs", func() bool {
 		rows := e.jobs(t, id)
 		restDone := true
 		for _, r := range rows[slow+1:] {
@@ -325,7 +325,7 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, jobtype.Interactive, 0); err != nil {
 		t.Fatal(err)
 	}
-	testwait.WaitFor(t, 20*time.Second, "the interactive job to be solved", func() bool {
+	waittest.WaitFor(t, 20*time.Second, "the interactive job to be solved", func() bool {
 		return len(e.solvedBy(t, `j.id = $1`, interactive.ID)) == 1
 	})
 	if pid := e.solvedBy(t, `j.id = $1`, interactive.ID)[0]; pid != self {
@@ -403,7 +403,7 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 	ms := []int64{0, 1500, 0, 0, 0}
 	id := e.batch(t, ms, -1)
 	stop := e.startWorker(t, 1)
-	testwait.WaitFor(t, 20*time.Second, "the slow job to run", func() bool {
+	waittest.WaitFor(t, 20*time.Second, "the slow job to run", func() bool {
 		return e.jobs(t, id)[1].State == jobtype.Running
 	})
 	stop()

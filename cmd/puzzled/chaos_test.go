@@ -20,9 +20,9 @@ import (
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/devstack"
-	"github.com/puzzled/puzzled/internal/e2e"
-	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
@@ -34,10 +34,10 @@ import (
 
 // ownStack starts serve + work on PostgreSQL and Redis servers of the
 // test's own.
-func ownStack(t *testing.T, extraEnv ...string) (*e2e.Stack, *devstack.Postgres, *devstack.Redis) {
+func ownStack(t *testing.T, extraEnv ...string) (*e2etest.Stack, *devstack.Postgres, *devstack.Redis) {
 	t.Helper()
-	pg, redis := testenv.OwnPostgres(t), testenv.OwnRedis(t)
-	s := &e2e.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: extraEnv}
+	pg, redis := envtest.OwnPostgres(t), envtest.OwnRedis(t)
+	s := &e2etest.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: extraEnv}
 	s.Start(t)
 	return s, pg, redis
 }
@@ -72,7 +72,7 @@ func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
 func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(wire.Job) bool) wire.Job {
 	t.Helper()
 	var j wire.Job
-	testwait.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
 		var err error
 		j, err = c.GetJob(t.Context(), id)
 		return err == nil && cond(j)
@@ -210,7 +210,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitJob(t, c, quick.ID, time.Minute, "finished", finished)
-	testwait.WaitFor(t, 10*time.Second, "the bulk search to yield", func() bool {
+	waittest.WaitFor(t, 10*time.Second, "the bulk search to yield", func() bool {
 		return scrapeMetric(t, metrics, "puzzled_bulk_yields_total") >= 1
 	})
 
@@ -223,7 +223,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Work.KillAlone()
-	testwait.WaitFor(t, 10*time.Second, "the stopped solve process to end with its worker", func() bool { return !child.Alive() })
+	waittest.WaitFor(t, 10*time.Second, "the stopped solve process to end with its worker", func() bool { return !child.Alive() })
 
 	s.StartWorker(t)
 	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
@@ -262,8 +262,8 @@ func scrapeMetric(t *testing.T, addr, name string) float64 {
 }
 
 // solveChildren lists the solve processes below p.
-func solveChildren(p *e2e.Proc) []e2e.Process {
-	var out []e2e.Process
+func solveChildren(p *e2etest.Proc) []e2etest.Process {
+	var out []e2etest.Process
 	for _, d := range p.Descendants() {
 		if len(d.Args) > 1 && d.Args[1] == solveChildCommand {
 			out = append(out, d)
@@ -300,7 +300,7 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) wire.Batch {
 	t.Helper()
 	var b wire.Batch
-	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be %.2f done", id, frac), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("batch %d to be %.2f done", id, frac), func() bool {
 		var err error
 		b, err = c.GetBatch(t.Context(), id)
 		return err == nil && b.Done >= frac
@@ -374,7 +374,7 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	t.Parallel()
-	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=4")
+	s := e2etest.StartStack(t, "PUZZLED_CONCURRENCY=4")
 	c := checkedClient(t, s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
 	if err != nil {
@@ -398,7 +398,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	waitJob(t, c, job.ID, 2*time.Minute, "finished", finished)
 	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.RedisAddr, DB: s.RedisDB})
 	defer insp.Close()
-	testwait.WaitFor(t, time.Minute, "every copy to have run (no task queued)", func() bool {
+	waittest.WaitFor(t, time.Minute, "every copy to have run (no task queued)", func() bool {
 		busy := 0
 		for _, q := range []string{queue.Interactive, queue.Bulk} {
 			if info, err := insp.GetQueueInfo(q); err == nil {
@@ -429,7 +429,7 @@ func flushAll(t *testing.T, addr string) {
 
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
-	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
+	s := e2etest.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
 	c := checkedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {

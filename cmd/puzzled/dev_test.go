@@ -10,8 +10,8 @@ import (
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/e2e"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
@@ -34,8 +34,8 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
 		t.Fatal(err)
 	}
-	start := func() (*e2e.Proc, *client.Client) {
-		p := e2e.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+	start := func() (*e2etest.Proc, *client.Client) {
+		p := e2etest.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
 		addr := p.WaitLog("api listening", 2*time.Minute)["addr"].(string)
 		return p, client.New("http://" + addr)
 	}
@@ -67,7 +67,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if code := dev.ExitCode(); code != 0 {
 		t.Fatalf("exit code %d:\n%s", code, dev.Output())
 	}
-	if procs := e2e.ProcessesIn(dir); len(procs) > 0 {
+	if procs := e2etest.ProcessesIn(dir); len(procs) > 0 {
 		t.Fatalf("processes left running on %s: %v", dir, procs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "postgres", "postmaster.pid")); !os.IsNotExist(err) {
@@ -93,7 +93,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	<-dev.Done()
 	// Removed at once and again until it stays removed: a server still
 	// dying may write a file (Redis its final save) while the folder goes.
-	testwait.WaitFor(t, 30*time.Second, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
-		return os.RemoveAll(dir) == nil && len(e2e.ProcessesIn(dir)) == 0
+	waittest.WaitFor(t, 30*time.Second, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
+		return os.RemoveAll(dir) == nil && len(e2etest.ProcessesIn(dir)) == 0
 	})
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/e2etest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
@@ -30,7 +30,7 @@ func dbConn(t *testing.T, url string) *pgx.Conn {
 }
 
 // workerID is the id a `puzzled work` process beats under.
-func workerID(t *testing.T, p *e2e.Proc) string {
+func workerID(t *testing.T, p *e2etest.Proc) string {
 	t.Helper()
 	id, _ := p.WaitLog("worker started", time.Minute)["worker_id"].(string)
 	if id == "" {
@@ -180,7 +180,7 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM jobs WHERE batch_id = $1 AND attempts > 1`, batch).Scan(&twice); err != nil || twice != 0 {
 		t.Fatalf("%d jobs of the batch took more than one attempt (%v)", twice, err)
 	}
-	for _, w := range []*e2e.Proc{s.Work, other} {
+	for _, w := range []*e2etest.Proc{s.Work, other} {
 		if w.HasLog("job canceled while running") || w.HasLog("job taken over by another worker (this worker's heartbeat was late); this run stops") {
 			t.Errorf("a worker stopped a run after the flush:\n%s", w.Output())
 		}

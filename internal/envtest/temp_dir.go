@@ -1,4 +1,4 @@
-package testenv
+package envtest
 
 import (
 	"fmt"
@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// tempPrefix starts the names of the folders testenv makes in os.TempDir;
+// tempPrefix starts the names of the folders envtest makes in os.TempDir;
 // the pid of the test process follows it.
-const tempPrefix = "puzzled-testenv-"
+const tempPrefix = "puzzled-envtest-"
 
 // staleAge is how old a dead process's folder must be before it is swept.
 const staleAge = 15 * time.Minute
@@ -24,7 +24,7 @@ func newTempDir(kind string) (string, error) {
 	sweepStale()
 	dir, err := os.MkdirTemp("", fmt.Sprintf("%s%d-%s-", tempPrefix, os.Getpid(), kind))
 	if err != nil {
-		return "", fmt.Errorf("testenv: temporary folder: %w", err)
+		return "", fmt.Errorf("envtest: temporary folder: %w", err)
 	}
 	return dir, nil
 }

@@ -1,4 +1,4 @@
-package testenv
+package envtest
 
 import (
 	"context"
@@ -53,13 +53,13 @@ func (s *stack) redisServer() (*devstack.Redis, error) {
 func (s *stack) stop(ctx context.Context) {
 	if s.pg != nil {
 		if err := s.pg.Stop(ctx); err != nil {
-			fmt.Fprintf(os.Stderr, "testenv: stop embedded PostgreSQL: %v\n", err)
+			fmt.Fprintf(os.Stderr, "envtest: stop embedded PostgreSQL: %v\n", err)
 		}
 		os.RemoveAll(s.pgDir)
 	}
 	if s.redis != nil {
 		if err := s.redis.Stop(ctx); err != nil {
-			fmt.Fprintf(os.Stderr, "testenv: stop embedded Redis: %v\n", err)
+			fmt.Fprintf(os.Stderr, "envtest: stop embedded Redis: %v\n", err)
 		}
 		os.RemoveAll(s.redisDir)
 	}
@@ -79,7 +79,7 @@ func startPostgres(ctx context.Context) (*devstack.Postgres, string, error) {
 	return pg, dir, nil
 }
 
-// postgresConfig is the configuration of every PostgreSQL testenv starts.
+// postgresConfig is the configuration of every PostgreSQL envtest starts.
 func postgresConfig(dir string) devstack.PostgresConfig {
 	return devstack.PostgresConfig{
 		Dir:          dir,

@@ -1,4 +1,4 @@
-package testenv
+package envtest
 
 import (
 	"context"
@@ -24,17 +24,17 @@ func RedisAddr(t testing.TB) (addr string, db int) {
 	t.Helper()
 	addr, err := redisAddr()
 	if err != nil {
-		t.Fatalf("testenv: Redis: %v", err)
+		t.Fatalf("envtest: Redis: %v", err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), leaseWait)
 	defer cancel()
 	l, err := acquireLease(ctx, addr, t.Name())
 	if err != nil {
-		t.Fatalf("testenv: Redis: %v", err)
+		t.Fatalf("envtest: Redis: %v", err)
 	}
 	t.Cleanup(func() {
 		if err := l.release(); err != nil {
-			t.Errorf("testenv: Redis: %v", err)
+			t.Errorf("envtest: Redis: %v", err)
 		}
 	})
 	return addr, l.db

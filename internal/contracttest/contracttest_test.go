@@ -1,4 +1,4 @@
-package apicontract
+package contracttest
 
 import (
 	"net/http"

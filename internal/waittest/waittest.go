@@ -1,7 +1,7 @@
-// Package testwait is how tests wait for something to happen: poll a
+// Package waittest is how tests wait for something to happen: poll a
 // condition until it holds, failing the test after a timeout, instead of
 // retyping a sleep loop or sleeping a guessed time.
-package testwait
+package waittest
 
 import (
 	"testing"

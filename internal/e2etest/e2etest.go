@@ -1,7 +1,7 @@
-// Package e2e is what end-to-end tests share: building the puzzled binary,
+// Package e2etest is what end-to-end tests share: building the puzzled binary,
 // running it as subprocesses (serve, work, dev) and waiting on their JSON
 // log lines, and an independent oracle of twoends to check results with.
-package e2e
+package e2etest
 
 import (
 	"fmt"

@@ -1,10 +1,14 @@
-package e2e
+// Package twoendstest is a twoends oracle for the tests of other packages
+// (the service's end-to-end tests check stored twoends results with it):
+// an O(n²) solution written apart from the solver, and a replay of a line.
+// The solver's own tests have theirs (oracle_test.go).
+package twoendstest
 
 import "fmt"
 
-// TwoendsDP is an independent O(n²) solution of twoends: first minus
+// DP is an independent O(n²) solution of twoends: first minus
 // second under optimal play.
-func TwoendsDP(v []int64) int64 {
+func DP(v []int64) int64 {
 	d := make([]int64, len(v)) // d[i] = best difference on v[i..j] for the current j
 	for j := range v {
 		d[j] = v[j]
@@ -15,8 +19,8 @@ func TwoendsDP(v []int64) int64 {
 	return d[0]
 }
 
-// ReplayTwoends plays a twoends line ("LRL…") and returns first minus second.
-func ReplayTwoends(v []int64, line string) (int64, error) {
+// Replay plays a twoends line ("LRL…") and returns first minus second.
+func Replay(v []int64, line string) (int64, error) {
 	if len(line) != len(v) {
 		return 0, fmt.Errorf("line has %d moves for %d values", len(line), len(v))
 	}

@@ -1,15 +1,15 @@
-// Package testenv gives integration tests their own PostgreSQL database and
+// Package envtest gives integration tests their own PostgreSQL database and
 // Redis database, on servers named by the environment or on an embedded stack
 // (internal/devstack) that the test binary starts on first use.
 //
 // # Use
 //
-//	func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+//	func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 //
 //	func TestSomething(t *testing.T) {
 //		t.Parallel()
-//		pool, _ := pgxpool.New(ctx, testenv.PostgresURL(t)) // a fresh, empty database
-//		addr, db := testenv.RedisAddr(t)                    // a Redis DB of this test alone
+//		pool, _ := pgxpool.New(ctx, envtest.PostgresURL(t)) // a fresh, empty database
+//		addr, db := envtest.RedisAddr(t)                    // a Redis DB of this test alone
 //		...
 //	}
 //
@@ -31,7 +31,7 @@
 // while held), flushes it on acquire and release, and waits when all are
 // taken. OwnPostgres and OwnRedis give a test whole servers of its own, for
 // tests that kill, flush or restart them.
-package testenv
+package envtest
 
 import (
 	"context"
@@ -46,7 +46,7 @@ const (
 )
 
 // Run runs the tests and then stops the embedded servers that were started
-// for them. Use it in TestMain: os.Exit(testenv.Run(m)).
+// for them. Use it in TestMain: os.Exit(envtest.Run(m)).
 func Run(m *testing.M) int {
 	code := m.Run()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -1,4 +1,4 @@
-package testenv
+package envtest
 
 import (
 	"context"
@@ -16,18 +16,18 @@ func OwnPostgres(t testing.TB) *devstack.Postgres {
 	t.Helper()
 	dir, err := newTempDir("ownpg")
 	if err != nil {
-		t.Fatalf("testenv: %v", err)
+		t.Fatalf("envtest: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	pg, err := devstack.StartPostgres(context.Background(), postgresConfig(dir))
 	if err != nil {
-		t.Fatalf("testenv: own PostgreSQL: %v", err)
+		t.Fatalf("envtest: own PostgreSQL: %v", err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := pg.Stop(ctx); err != nil {
-			t.Errorf("testenv: stop own PostgreSQL: %v", err)
+			t.Errorf("envtest: stop own PostgreSQL: %v", err)
 		}
 	})
 	return pg
@@ -41,13 +41,13 @@ func OwnRedis(t testing.TB) *devstack.Redis {
 	t.Helper()
 	r, dir, err := startRedis(context.Background())
 	if err != nil {
-		t.Fatalf("testenv: own Redis: %v", err)
+		t.Fatalf("envtest: own Redis: %v", err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 		if err := r.Stop(ctx); err != nil {
-			t.Errorf("testenv: stop own Redis: %v", err)
+			t.Errorf("envtest: stop own Redis: %v", err)
 		}
 		os.RemoveAll(dir)
 	})

@@ -1,4 +1,4 @@
-// Package apicontract checks HTTP traffic against puzzled's OpenAPI
+// Package contracttest checks HTTP traffic against puzzled's OpenAPI
 // document (api/openapi.json), so that a test suite that talks to the API
 // fails when the server and the document drift apart. It is for tests
 // only: wrap the handler under test with [Handler], or a client's
@@ -9,7 +9,7 @@
 // be a test's deliberate bad input, so it is an error only when the server
 // accepts it (a status below 400): then the server is laxer than the
 // document.
-package apicontract
+package contracttest
 
 import (
 	"bufio"
@@ -147,7 +147,7 @@ func Handler(t testing.TB, next http.Handler) http.Handler {
 				panic(v) // an aborted stream (http.ErrAbortHandler) is not checked
 			}
 			for _, err := range Check(r, body.Bytes(), rec.status, w.Header(), rec.body.Bytes()) {
-				t.Errorf("apicontract: %v", err)
+				t.Errorf("contracttest: %v", err)
 			}
 		}()
 		next.ServeHTTP(rec, r)
@@ -210,7 +210,7 @@ func Transport(t testing.TB, base http.RoundTripper) http.RoundTripper {
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(respBody))
 		for _, err := range Check(req, body, resp.StatusCode, resp.Header, respBody) {
-			t.Errorf("apicontract: %v", err)
+			t.Errorf("contracttest: %v", err)
 		}
 		return resp, nil
 	})

@@ -1,4 +1,4 @@
-package testenv
+package envtest
 
 import (
 	"context"
@@ -27,24 +27,24 @@ func PostgresURL(t testing.TB) string {
 	t.Helper()
 	admin, err := adminURL()
 	if err != nil {
-		t.Fatalf("testenv: PostgreSQL: %v", err)
+		t.Fatalf("envtest: PostgreSQL: %v", err)
 	}
 	name := databaseName(t.Name())
 	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
 	defer cancel()
 	if err := createDatabase(ctx, admin, name); err != nil {
-		t.Fatalf("testenv: %v", err)
+		t.Fatalf("envtest: %v", err)
 	}
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
 		defer cancel()
 		if err := dropDatabase(ctx, admin, name); err != nil {
-			t.Errorf("testenv: %v", err)
+			t.Errorf("envtest: %v", err)
 		}
 	})
 	u, err := withDatabase(admin, name)
 	if err != nil {
-		t.Fatalf("testenv: %v", err)
+		t.Fatalf("envtest: %v", err)
 	}
 	return u
 }

@@ -1,4 +1,4 @@
-package e2e
+package e2etest
 
 import (
 	"os/exec"
@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // A child in a process group (here a session) of its own, as the dev
@@ -24,7 +24,7 @@ func TestCleanupEndsEveryDescendant(t *testing.T) {
 		pid := int(p.WaitLog("child", 10*time.Second)["pid"].(float64))
 		// Until setsid has run, the child is still in sh's process group
 		// and the kill below reaches it: wait for it to lead a session.
-		testwait.WaitFor(t, 10*time.Second, "the setsid child below sh, in a session of its own", func() bool {
+		waittest.WaitFor(t, 10*time.Second, "the setsid child below sh, in a session of its own", func() bool {
 			for _, d := range descendants(p.cmd.Process.Pid) {
 				if d.pid == pid {
 					child = d

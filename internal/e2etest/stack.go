@@ -1,11 +1,11 @@
-package e2e
+package e2etest
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/envtest"
 )
 
 // Stack is a running `puzzled serve` and `puzzled work` pair.
@@ -19,11 +19,11 @@ type Stack struct {
 }
 
 // StartStack starts serve + work on a database and Redis DB of the test's
-// own on the shared test servers (see testenv).
+// own on the shared test servers (see envtest).
 func StartStack(t *testing.T, extraEnv ...string) *Stack {
 	t.Helper()
-	s := &Stack{DatabaseURL: testenv.PostgresURL(t), ExtraEnv: extraEnv}
-	s.RedisAddr, s.RedisDB = testenv.RedisAddr(t)
+	s := &Stack{DatabaseURL: envtest.PostgresURL(t), ExtraEnv: extraEnv}
+	s.RedisAddr, s.RedisDB = envtest.RedisAddr(t)
 	s.Start(t)
 	return s
 }
