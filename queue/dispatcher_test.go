@@ -1,8 +1,6 @@
 package queue
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -16,6 +14,7 @@ import (
 	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
@@ -55,9 +54,7 @@ func newEnv(t *testing.T) *env {
 }
 
 func twoendsLevel(i int) store.Level {
-	body := fmt.Sprintf(`{"kind":"twoends","values":[%d,1]}`, i)
-	sum := sha256.Sum256([]byte(body))
-	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: []byte(body)}
+	return storetest.Level("twoends", fmt.Appendf(nil, `{"kind":"twoends","values":[%d,1]}`, i))
 }
 
 func (e *env) batch(t *testing.T, n int) int64 {

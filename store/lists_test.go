@@ -10,6 +10,7 @@ import (
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 // listQueries are one query of each list with each filter, on the history
@@ -82,8 +83,8 @@ var listIndexes = map[string]string{
 // and the label and level-verdict lists through the indexes built for them
 // (listIndexes).
 func TestListQueriesUseIndexes(t *testing.T) {
-	st, ctx := setup(t)
-	if err := st.Seed(ctx, store.SeedParams{Jobs: 100_000, Levels: 20_000, Batches: 10_000, Kinds: kinds.Registry().Names()}); err != nil {
+	st, ctx, url := setupURL(t)
+	if err := storetest.Seed(ctx, url, storetest.SeedParams{Jobs: 100_000, Levels: 20_000, Batches: 10_000, Kinds: kinds.Registry().Names()}); err != nil {
 		t.Fatal(err)
 	}
 	var someLevel string

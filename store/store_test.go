@@ -2,8 +2,6 @@ package store_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -16,12 +14,21 @@ import (
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 // setup returns a store on a fresh, migrated database of this test alone.
 func setup(t *testing.T) (*store.Store, context.Context) {
+	t.Helper()
+	st, ctx, _ := setupURL(t)
+	return st, ctx
+}
+
+// setupURL is setup that also returns the database's URL (for
+// storetest.Seed).
+func setupURL(t *testing.T) (*store.Store, context.Context, string) {
 	t.Helper()
 	ctx := t.Context()
 	url := envtest.PostgresURL(t)
@@ -33,13 +40,10 @@ func setup(t *testing.T) (*store.Store, context.Context) {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	return st, ctx
+	return st, ctx, url
 }
 
-func level(body string) store.Level {
-	sum := sha256.Sum256([]byte(body))
-	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: []byte(body)}
-}
+func level(body string) store.Level { return storetest.Level("twoends", []byte(body)) }
 
 func twoends(values string) store.Level {
 	return level(fmt.Sprintf(`{"kind":"twoends","values":[%s]}`, values))

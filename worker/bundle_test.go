@@ -2,8 +2,6 @@ package worker_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -25,6 +23,7 @@ import (
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -157,8 +156,7 @@ func (e *env) batch(t *testing.T, ms []int64, panicAt int) int64 {
 	for i, d := range ms {
 		body, _ := json.Marshal(sleepLevel{MS: d, N: i, Panic: i == panicAt})
 		body = append([]byte(`{"kind":"sleep",`), body[1:]...)
-		sum := sha256.Sum256(body)
-		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep", Body: body}
+		levels[i] = storetest.Level("sleep", body)
 	}
 	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3,
 		Versions: map[string]string{"sleep": "1"}})
@@ -316,9 +314,8 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	}
 
 	body := []byte(`{"kind":"sleep","ms":1,"n":99}`)
-	sum := sha256.Sum256(body)
-	interactive, err := e.st.CreateJob(t.Context(), store.JobParams{Level: store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep",
-		Body: body}, Priority: jobtype.Interactive, MaxAttempts: 3})
+	interactive, err := e.st.CreateJob(t.Context(), store.JobParams{Level: storetest.Level("sleep", body),
+		Priority: jobtype.Interactive, MaxAttempts: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,8 +2,6 @@ package worker_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -36,8 +35,7 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(lvl.Canonical())
-		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: lvl.Kind(), Body: lvl.Canonical()}
+		levels[i] = storetest.Level(lvl.Kind(), lvl.Canonical())
 		versions[lvl.Kind()] = reg.KindOf(lvl).Version()
 	}
 	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3, Versions: versions})

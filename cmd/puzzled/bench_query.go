@@ -25,6 +25,7 @@ import (
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 // runBenchQuery measures, in one run: (1) the list queries of the API on
@@ -66,7 +67,7 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		fmt.Printf("using the history already seeded in the database (--seeded)\n")
 	} else {
 		start := time.Now()
-		if err := st.Seed(ctx, store.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
+		if err := storetest.Seed(ctx, cfg.databaseURL, storetest.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
 			Checkpoint: true}); err != nil {
 			return err
 		}
