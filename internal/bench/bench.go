@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
@@ -29,40 +28,41 @@ import (
 	"github.com/puzzled/puzzled/store"
 )
 
-// runBench measures, in one run on one machine: (a) raw asynq throughput
-// of no-op tasks, (b) end-to-end throughput of small twoends jobs from
-// batch submission to all results stored, and (c) how long POST
-// /v1/batches takes to accept a large batch. With no --database-url it runs
-// on an embedded stack in a temporary folder, so it never touches real data.
-func runBench(ctx context.Context, args []string) error {
-	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: time.Minute}
+// Run is `puzzled bench`. It measures, in one run on one machine: (a) raw
+// asynq throughput of no-op tasks, (b) end-to-end throughput of small
+// twoends jobs from batch submission to all results stored, and (c) how
+// long POST /v1/batches takes to accept a large batch. With no
+// --database-url it runs on an embedded stack in a temporary folder, so it
+// never touches real data.
+func Run(ctx context.Context, args []string, srv Servers) error {
+	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&cfg.databaseURL, "database-url", "", "PostgreSQL URL of a database the bench may fill (default: embedded)")
-	fs.StringVar(&cfg.redisAddr, "redis-addr", "", "Redis address whose DB --redis-db the bench may flush (default: embedded)")
-	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
-	fs.IntVar(&cfg.concurrency, "concurrency", 4*runtime.NumCPU(), "worker concurrency, the same for (a) and (b)")
+	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "PostgreSQL URL of a database the bench may fill (default: embedded)")
+	fs.StringVar(&cfg.RedisAddr, "redis-addr", "", "Redis address whose DB --redis-db the bench may flush (default: embedded)")
+	fs.IntVar(&cfg.RedisDB, "redis-db", 0, "Redis database index")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 4*runtime.NumCPU(), "worker concurrency, the same for (a) and (b)")
 	noop := fs.Int("noop", 20_000, "no-op tasks for (a)")
 	jobs := fs.Int("jobs", 20_000, "twoends jobs for (b)")
 	big := fs.Int("batch", 100_000, "levels in the batch of (c)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of (b) to this file")
-	bulkPriorityFlag(fs, &cfg)
-	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
+	srv.BulkFlags(fs, &cfg.BulkPriority, &cfg.BulkYield)
+	fs.StringVar(&cfg.LogLevel, "log-level", "warn", "log level")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger, st, qc, stop, err := openBench(ctx, &cfg)
+	logger, st, qc, stop, err := openBench(ctx, srv, &cfg)
 	if err != nil {
 		return err
 	}
 	defer stop()
-	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
+	opt, err := queue.RedisOpt(cfg.RedisAddr, cfg.RedisDB)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("puzzled bench: %d CPUs, worker concurrency %d\n", runtime.NumCPU(), cfg.concurrency)
+	fmt.Printf("puzzled bench: %d CPUs, worker concurrency %d\n", runtime.NumCPU(), cfg.Concurrency)
 
 	cpu0 := treeCPU()
-	a, err := benchNoop(ctx, opt, cfg.concurrency, *noop)
+	a, err := benchNoop(ctx, opt, cfg.Concurrency, *noop)
 	if err != nil {
 		return err
 	}
@@ -75,7 +75,7 @@ func runBench(ctx context.Context, args []string) error {
 	}
 	apiCtx, stopAPI := context.WithCancel(ctx)
 	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, newAPI(cfg, st, qc, logger, prometheus.NewRegistry()), logger) }()
+	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
 	c := client.New("http://" + ln.Addr().String())
 	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
 
@@ -90,7 +90,7 @@ func runBench(ctx context.Context, args []string) error {
 		}
 	}
 	cpu0 = treeCPU()
-	b, err := benchEndToEnd(ctx, cfg, st, qc, c, logger, *jobs)
+	b, err := benchEndToEnd(ctx, srv, cfg, st, qc, c, logger, *jobs)
 	pprof.StopCPUProfile()
 	if err != nil {
 		return err
@@ -177,15 +177,15 @@ func twoendsLevels(n int, salt int64) []json.RawMessage {
 
 // benchEndToEnd runs a worker, submits n jobs as one batch and times until
 // every result is stored.
-func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, c *client.Client, logger *slog.Logger, n int) (float64, error) {
-	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
+func benchEndToEnd(ctx context.Context, srv Servers, cfg Config, st *store.Store, qc *queue.Client, c *client.Client, logger *slog.Logger, n int) (float64, error) {
+	wst, err := store.Open(ctx, cfg.DatabaseURL, srv.WorkerStoreOpts(cfg))
 	if err != nil {
 		return 0, err
 	}
 	defer wst.Close()
 	workCtx, stopWork := context.WithCancel(ctx)
 	workDone := make(chan error, 1)
-	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger, prometheus.NewRegistry()) }()
+	go func() { workDone <- srv.Work(workCtx, cfg, wst, qc, logger) }()
 	defer func() { stopWork(); <-workDone }()
 	time.Sleep(500 * time.Millisecond) // let the asynq server register
 
@@ -244,28 +244,28 @@ func printCPU(before, after map[string]time.Duration, tasks int) {
 	fmt.Printf("    CPU per task: %.0f µs (%s)\n", float64(total.Microseconds())/float64(tasks), strings.TrimPrefix(line, ", "))
 }
 
-// embeddedForBench starts a throwaway embedded stack when cfg names no
-// PostgreSQL and points cfg at it; stop ends it and removes its folder.
 // openBench opens what a bench command runs against: its logger, and the
 // store and queue of cfg's servers, or of a throwaway embedded stack when
 // cfg names none. stop closes them all.
-func openBench(ctx context.Context, cfg *config) (logger *slog.Logger, st *store.Store, qc *queue.Client, stop func(), err error) {
-	if logger, err = cfg.logger(); err != nil {
+func openBench(ctx context.Context, srv Servers, cfg *Config) (logger *slog.Logger, st *store.Store, qc *queue.Client, stop func(), err error) {
+	if logger, err = srv.Logger(cfg.LogLevel); err != nil {
 		return nil, nil, nil, nil, err
 	}
-	stopStack, err := embeddedForBench(ctx, cfg, logger)
+	stopStack, err := embeddedForBench(ctx, srv, cfg, logger)
 	if err != nil {
 		return nil, nil, nil, nil, err
 	}
-	if st, qc, err = connect(ctx, *cfg, logger, store.OpenOpts{}); err != nil {
+	if st, qc, err = srv.Connect(ctx, *cfg, logger, store.OpenOpts{}); err != nil {
 		stopStack()
 		return nil, nil, nil, nil, err
 	}
 	return logger, st, qc, func() { qc.Close(); st.Close(); stopStack() }, nil
 }
 
-func embeddedForBench(ctx context.Context, cfg *config, logger *slog.Logger) (stop func(), err error) {
-	if cfg.databaseURL != "" {
+// embeddedForBench starts a throwaway embedded stack when cfg names no
+// PostgreSQL and points cfg at it; stop ends it and removes its folder.
+func embeddedForBench(ctx context.Context, srv Servers, cfg *Config, logger *slog.Logger) (stop func(), err error) {
+	if cfg.DatabaseURL != "" {
 		return func() {}, nil
 	}
 	dir, err := os.MkdirTemp("", "puzzled-bench-")
@@ -276,14 +276,14 @@ func embeddedForBench(ctx context.Context, cfg *config, logger *slog.Logger) (st
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	stack, err := startEmbedded(ctx, dir, newPassword(), logger)
+	var stopServers func()
+	cfg.DatabaseURL, cfg.RedisAddr, stopServers, err = srv.Embedded(ctx, dir, logger)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
 	return func() {
-		stack.stop(logger)
+		stopServers()
 		os.RemoveAll(dir)
 	}, nil
 }

@@ -1,4 +1,4 @@
-package main
+package bench
 
 import (
 	"context"
@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/jobtype"
@@ -28,24 +26,24 @@ import (
 	"github.com/puzzled/puzzled/store/storetest"
 )
 
-// runBenchQuery measures, in one run: (1) the list queries of the API on
+// RunQuery is `puzzled bench-query`. It measures, in one run: (1) the list queries of the API on
 // a history of --jobs stored jobs and results seeded with COPY (p50/p95 of
 // each, first page and the page after), and (2) submit-to-done of a trivial
 // interactive level through POST /v1/jobs and a long-poll: on an idle
 // stack without reserved interactive slots (asynq's 50 ms poll, the
 // baseline), idle with them, and with them while a batch of slow columns
 // levels keeps every bulk slot busy.
-func runBenchQuery(ctx context.Context, args []string) error {
-	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: time.Minute, interactivePoll: queue.InteractivePoll,
-		limits: api.Limits{SubmitRate: 1e6}} // one client submits as fast as it can
+func RunQuery(ctx context.Context, args []string, srv Servers) error {
+	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute, InteractivePoll: queue.InteractivePoll,
+		Limits: api.Limits{SubmitRate: 1e6}} // one client submits as fast as it can
 	fs := flag.NewFlagSet("bench-query", flag.ContinueOnError)
-	fs.StringVar(&cfg.databaseURL, "database-url", "", "PostgreSQL URL of an empty database the bench may fill (default: embedded)")
-	fs.StringVar(&cfg.redisAddr, "redis-addr", "", "Redis address (default: embedded)")
-	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
-	fs.IntVar(&cfg.concurrency, "concurrency", 2, "bulk worker concurrency")
+	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "PostgreSQL URL of an empty database the bench may fill (default: embedded)")
+	fs.StringVar(&cfg.RedisAddr, "redis-addr", "", "Redis address (default: embedded)")
+	fs.IntVar(&cfg.RedisDB, "redis-db", 0, "Redis database index")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 2, "bulk worker concurrency")
 	slots := fs.Int("interactive-slots", 1, "reserved interactive slots")
-	fs.DurationVar(&cfg.interactivePoll, "interactive-poll", queue.InteractivePoll, "idle poll of the reserved interactive slots")
-	bulkPriorityFlag(fs, &cfg)
+	fs.DurationVar(&cfg.InteractivePoll, "interactive-poll", queue.InteractivePoll, "idle poll of the reserved interactive slots")
+	srv.BulkFlags(fs, &cfg.BulkPriority, &cfg.BulkYield)
 	busyBaseline := fs.Bool("busy-baseline", true, "also measure the busy phase with the bulk searches inside the worker process (--bulk-priority off), as a baseline of the same run")
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
 	queries := fs.Int("queries", 100, "requests per list query")
@@ -53,11 +51,11 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	bulk := fs.Int("bulk", 3000, "slow columns levels of the busy phase (0: no busy phase)")
 	seeded := fs.Bool("seeded", false, "the database already holds the history of an earlier run with the same --jobs: do not seed it again")
 	bulkMS := fs.Int64("bulk-ms", 20_000, "time budget of each bulk level")
-	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
+	fs.StringVar(&cfg.LogLevel, "log-level", "warn", "log level")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	logger, st, qc, stop, err := openBench(ctx, &cfg)
+	logger, st, qc, stop, err := openBench(ctx, srv, &cfg)
 	if err != nil {
 		return err
 	}
@@ -67,7 +65,7 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		fmt.Printf("using the history already seeded in the database (--seeded)\n")
 	} else {
 		start := time.Now()
-		if err := storetest.Seed(ctx, cfg.databaseURL, storetest.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
+		if err := storetest.Seed(ctx, cfg.DatabaseURL, storetest.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
 			Checkpoint: true}); err != nil {
 			return err
 		}
@@ -81,7 +79,7 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	}
 	apiCtx, stopAPI := context.WithCancel(ctx)
 	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, newAPI(cfg, st, qc, logger, prometheus.NewRegistry()), logger) }()
+	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
 	c := client.New("http://" + ln.Addr().String())
 	c.HTTP = &http.Client{Timeout: time.Minute}
 
@@ -93,19 +91,19 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		return nil
 	}
 	salt := time.Now().UnixNano() % 1_000_000_007
-	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
+	wst, err := store.Open(ctx, cfg.DatabaseURL, srv.WorkerStoreOpts(cfg))
 	if err != nil {
 		return err
 	}
 	defer wst.Close()
-	cfg.interactive = 0
-	base, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 0, salt) })
+	cfg.InteractiveSlots = 0
+	base, err := withWorker(ctx, srv, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 0, salt) })
 	if err != nil {
 		return err
 	}
 	printLatency("idle, no reserved slot (asynq 50 ms poll)", base, nil, "")
-	cfg.interactive = *slots
-	idle, err := withWorker(ctx, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 1, salt) })
+	cfg.InteractiveSlots = *slots
+	idle, err := withWorker(ctx, srv, cfg, wst, qc, logger, func() ([]time.Duration, error) { return benchLatency(ctx, c, *latency, 1, salt) })
 	if err != nil {
 		return err
 	}
@@ -118,9 +116,9 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	}
 	busyPhase := func(priority string, phase int) error {
 		c2 := cfg
-		c2.bulkPriority = priority
-		busy, err := withWorker(ctx, c2, wst, qc, logger, func() ([]time.Duration, error) {
-			return benchBusy(ctx, c, c2.concurrency, *bulk, *bulkMS, uint64(salt), uint64(phase), func() ([]time.Duration, error) {
+		c2.BulkPriority = priority
+		busy, err := withWorker(ctx, srv, c2, wst, qc, logger, func() ([]time.Duration, error) {
+			return benchBusy(ctx, c, c2.Concurrency, *bulk, *bulkMS, uint64(salt), uint64(phase), func() ([]time.Duration, error) {
 				return benchLatency(ctx, c, *latency, phase, salt)
 			})
 		})
@@ -134,23 +132,23 @@ func runBenchQuery(ctx context.Context, args []string) error {
 		printLatency(fmt.Sprintf("every bulk slot busy, %s, %d reserved slot(s)", where, *slots), busy, idle, "idle's")
 		return nil
 	}
-	if *busyBaseline && cfg.bulkPriority != "off" {
+	if *busyBaseline && cfg.BulkPriority != "off" {
 		if err := busyPhase("off", 2); err != nil {
 			return err
 		}
 	}
-	if err := busyPhase(cfg.bulkPriority, 3); err != nil {
+	if err := busyPhase(cfg.BulkPriority, 3); err != nil {
 		return err
 	}
 	return nil
 }
 
-// withWorker runs a worker (bulk slots plus cfg.interactive reserved
+// withWorker runs a worker (bulk slots plus cfg.InteractiveSlots reserved
 // ones) while fn runs.
-func withWorker[T any](ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger, fn func() (T, error)) (T, error) {
+func withWorker[T any](ctx context.Context, srv Servers, cfg Config, st *store.Store, qc *queue.Client, logger *slog.Logger, fn func() (T, error)) (T, error) {
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
-	go func() { done <- serveWorker(wctx, cfg, st, qc, logger, prometheus.NewRegistry()) }()
+	go func() { done <- srv.Work(wctx, cfg, st, qc, logger) }()
 	time.Sleep(500 * time.Millisecond) // the asynq servers start
 	out, err := fn()
 	stop()
