@@ -11,7 +11,6 @@ import (
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // Long-polls of GET /v1/jobs/{id}?wait=: a spinner is refreshed after each
@@ -51,7 +50,7 @@ func runJob(ctx context.Context, e *env, args []string) int {
 	if len(levels) != 1 {
 		return e.errorf("job: %s holds %d levels; job takes one (use submit for more)", pos[0], len(levels))
 	}
-	reg := kinds.Registry()
+	reg := e.registry
 	lvl, err := parseLevel(reg, levels[0])
 	if err != nil {
 		return e.errorf("job: %s: %s", levels[0].where(), describe(err))

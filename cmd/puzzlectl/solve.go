@@ -11,7 +11,6 @@ import (
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/difficulty"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // solveLine is one line of `puzzlectl solve` output: a verified result or
@@ -55,7 +54,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 		bad = bad || l.Error != ""
 		return out.write(l)
 	}
-	err = solveAll(ctx, levels, solveOpts{Options: solver.Options{Budget: budget}, playouts: *playouts}, emit, out.idle)
+	err = solveAll(ctx, e.registry, levels, solveOpts{Options: solver.Options{Budget: budget}, playouts: *playouts}, emit, out.idle)
 	if ferr := out.flush(); err == nil {
 		err = ferr
 	}
@@ -74,10 +73,9 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 // solveAll solves the levels on GOMAXPROCS goroutines and calls emit for
 // each in input order. It calls idle before it waits for a result, so that
 // the output so far can be flushed.
-func solveAll(ctx context.Context, levels []level, opts solveOpts, emit func(solveLine) error, idle func() error) error {
+func solveAll(ctx context.Context, reg *solver.Registry, levels []level, opts solveOpts, emit func(solveLine) error, idle func() error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	reg := kinds.Registry()
 	lines := make([]solveLine, len(levels))
 	done := make([]chan struct{}, len(levels))
 	for i := range done {

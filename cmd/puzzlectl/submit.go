@@ -12,7 +12,6 @@ import (
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // maxListed caps how many invalid levels are printed.
@@ -59,7 +58,7 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return e.errorf("submit: %v", err)
 	}
-	if n := validateLevels(levels, e.stderr); n > 0 {
+	if n := validateLevels(e.registry, levels, e.stderr); n > 0 {
 		return e.errorf("submit: %d of %d levels are invalid; nothing was sent", n, len(levels))
 	}
 	raw := make([]json.RawMessage, len(levels))
@@ -121,8 +120,7 @@ func printSubmitted(e *env, id int64, total int, wait bool) error {
 // validateLevels parses every level with the local registry, prints each
 // invalid one (up to maxListed) with its file, line, field and reason, and
 // returns how many are invalid.
-func validateLevels(levels []level, w io.Writer) int {
-	reg := kinds.Registry()
+func validateLevels(reg *solver.Registry, levels []level, w io.Writer) int {
 	errs := make([]error, len(levels))
 	parallelFor(len(levels), func(i int) {
 		_, errs[i] = parseLevel(reg, levels[i])
