@@ -171,7 +171,7 @@ var (
 func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	q := newListQuery(r)
 	f := store.JobFilter{
-		BatchID: q.id("batch"), Kind: q.oneOf("kind", s.cfg.Registry.Names()), State: q.oneOf("state", jobStates),
+		BatchID: q.id("batch"), Kind: q.oneOf("kind", s.cfg.Registry.Names()), State: jobtype.State(q.oneOf("state", jobStates)),
 		Verdict: q.oneOf("verdict", verdicts), LevelHash: q.hash("level"), Labels: q.labels(),
 		Since: q.time("since"), Until: q.time("until"), After: q.cursor(false), Limit: q.limit(),
 	}

@@ -462,7 +462,7 @@ func nullJSON(b json.RawMessage) *string {
 // JobCount is the number of jobs of one kind in one state.
 type JobCount struct {
 	Kind  string
-	State string
+	State jobtype.State
 	Count int64
 }
 

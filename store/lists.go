@@ -35,7 +35,7 @@ type Position struct {
 type JobFilter struct {
 	BatchID   int64
 	Kind      string
-	State     string
+	State     jobtype.State
 	Verdict   string
 	LevelHash string
 	Labels    []Label // each must be among the job's labels
