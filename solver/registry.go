@@ -81,7 +81,8 @@ func (r *Registry) ParseAs(kind string, data []byte) (Level, error) {
 // IsLevel reports whether a JSON object, given as its top-level fields,
 // is a level rather than a wrapper such as {"level": …}: it names its kind,
 // or a kind recognises it without one (a [Detector]). It is the one level
-// detector: the API's job and batch body forms and puzzlectl ask it.
+// detector: the API's job and batch body forms ask it, and Parse (so
+// puzzlectl too) uses the same Detectors.
 func (r *Registry) IsLevel(fields map[string]json.RawMessage) bool {
 	if fields == nil {
 		return false

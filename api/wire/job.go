@@ -11,15 +11,18 @@ import (
 // Job is a job with its result and progress: POST /v1/jobs and
 // GET /v1/jobs/{id}.
 type Job struct {
-	ID          int64               `json:"id"`
-	BatchID     *int64              `json:"batch_id,omitempty"`
-	Seq         *int32              `json:"seq,omitempty"`
-	LevelHash   string              `json:"level_hash"`
-	Kind        string              `json:"kind"`
-	State       jobtype.State       `json:"state"`
-	Priority    jobtype.Priority    `json:"priority"`
-	Budget      solver.Budget       `json:"budget"`
-	Difficulty  *jobtype.Difficulty `json:"difficulty,omitempty"` // nil: the worker's default (1,000 playouts); a bulk job that asked nothing shows {"playouts": 0}
+	ID        int64            `json:"id"`
+	BatchID   *int64           `json:"batch_id,omitempty"`
+	Seq       *int32           `json:"seq,omitempty"`
+	LevelHash string           `json:"level_hash"`
+	Kind      string           `json:"kind"`
+	State     jobtype.State    `json:"state"`
+	Priority  jobtype.Priority `json:"priority"`
+	Budget    solver.Budget    `json:"budget"`
+	// Difficulty is the job's difficulty option; nil: the worker's
+	// default (1,000 playouts). A bulk job that asked nothing shows
+	// {"playouts": 0}.
+	Difficulty  *jobtype.Difficulty `json:"difficulty,omitempty"`
 	Labels      json.RawMessage     `json:"labels,omitempty"`
 	Attempts    int32               `json:"attempts"`
 	MaxAttempts int32               `json:"max_attempts"`
