@@ -105,6 +105,8 @@ type Server struct {
 	uploads  uploadSlots
 	waiter   *waiter
 	patterns []string // the route patterns, for Routes
+	// openAPIDoc is the document served at /v1/openapi.json (openAPIFor).
+	openAPIDoc []byte
 }
 
 // New returns the API's handler with every route registered.
@@ -124,6 +126,8 @@ func New(cfg Config) *Server {
 		metrics: newHTTPMetrics(cfg.Metrics),
 		uploads: make(uploadSlots, cfg.Limits.BatchUploads),
 		waiter:  newWaiter(cfg.Store, cfg.Listener),
+
+		openAPIDoc: openAPIFor(cfg.Registry),
 	}
 	cfg.Metrics.MustRegister(newJobsCollector(cfg.Store), queue.NewCollector(cfg.Queue.Inspector()))
 	s.routes()

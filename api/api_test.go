@@ -21,16 +21,17 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/apicontract"
-	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/contracttest"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
 	"github.com/puzzled/puzzled/worker"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 type fixture struct {
 	url   string
@@ -44,7 +45,7 @@ type fixture struct {
 func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 	t.Helper()
 	ctx := t.Context()
-	dbURL := testenv.PostgresURL(t)
+	dbURL := envtest.PostgresURL(t)
 	logger := slog.New(slog.DiscardHandler)
 	if err := store.Migrate(ctx, dbURL, logger); err != nil {
 		t.Fatal(err)
@@ -54,14 +55,14 @@ func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	addr, db := testenv.RedisAddr(t)
+	addr, db := envtest.RedisAddr(t)
 	opt, _ := queue.RedisOpt(addr, db)
 	qc := queue.NewClient(opt)
 	t.Cleanup(func() { qc.Close() })
 	cfg.Store, cfg.Queue, cfg.Registry, cfg.Logger = st, qc, kinds.Registry(), logger
 	srv := api.New(cfg)
 	t.Cleanup(srv.Close)
-	hs := httptest.NewServer(apicontract.Handler(t, srv))
+	hs := httptest.NewServer(contracttest.Handler(t, srv))
 	t.Cleanup(hs.Close)
 	if work {
 		wctx, stop := context.WithCancel(context.Background())
@@ -195,11 +196,11 @@ func TestReportStatsAndMetrics(t *testing.T) {
 		levels = append(levels, json.RawMessage(fmt.Sprintf(`{"kind":"twoends","values":[%d,1,%d]}`, i, i%5)))
 	}
 	levels = append(levels, levels[3]) // one duplicate
-	id, err := c.CreateBatch(t.Context(), levels, client.JobOptions{})
+	id, err := c.CreateBatch(t.Context(), levels, jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	testwait.WaitFor(t, time.Minute, "the batch to be done", func() bool {
+	waittest.WaitFor(t, time.Minute, "the batch to be done", func() bool {
 		b, err := c.GetBatch(t.Context(), id)
 		if err != nil {
 			t.Fatal(err)

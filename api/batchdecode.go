@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -19,8 +20,9 @@ import (
 // {"levels": […], "priority": …, "budget": …, "difficulty": …, "labels": …} (its options
 // may come before or after the levels), and NDJSON, one level per line.
 type batchDecoder struct {
-	opts     batchRequest // options of the object form; Levels stays nil
-	maxLevel int64        // bytes of one level
+	opts     jobtype.Options // options of the object form
+	maxLevel int64           // bytes of one level
+	reg      *solver.Registry
 
 	// array and object forms
 	dec      *json.Decoder
@@ -44,10 +46,10 @@ func (e errLevelTooLarge) Error() string {
 
 // newBatchDecoder looks at the start of body to pick the form: NDJSON when
 // the Content-Type says so; an array for '['; for '{' the object form
-// unless the first line is a complete object without "levels" (then it is
+// unless the first line is a complete object that is a level (then it is
 // the first NDJSON line); NDJSON otherwise.
-func newBatchDecoder(body io.Reader, ndjson bool, maxLevel int64) (*batchDecoder, error) {
-	d := &batchDecoder{maxLevel: maxLevel}
+func newBatchDecoder(reg *solver.Registry, body io.Reader, ndjson bool, maxLevel int64) (*batchDecoder, error) {
+	d := &batchDecoder{maxLevel: maxLevel, reg: reg}
 	br := bufio.NewReaderSize(body, 64<<10)
 	first, err := skipSpace(br)
 	if errors.Is(err, io.EOF) {
@@ -68,7 +70,7 @@ func newBatchDecoder(body io.Reader, ndjson bool, maxLevel int64) (*batchDecoder
 			return nil, err
 		}
 		if err == nil || errors.Is(err, io.EOF) {
-			if isLevelLine(line) {
+			if d.isLevelLine(line) {
 				d.lines, d.pending = br, line
 				return d, nil
 			}
@@ -82,14 +84,16 @@ func newBatchDecoder(body io.Reader, ndjson bool, maxLevel int64) (*batchDecoder
 }
 
 // isLevelLine reports whether an NDJSON-looking first line is a level
-// rather than a one-line object form: a complete object without "levels".
-func isLevelLine(line []byte) bool {
+// rather than a one-line object form: a complete object that the registry
+// takes for a level (solver.Registry.IsLevel) or that has no "levels" (the
+// registry then names what it lacks).
+func (d *batchDecoder) isLevelLine(line []byte) bool {
 	var head map[string]json.RawMessage
 	if json.Unmarshal(line, &head) != nil {
 		return false
 	}
 	_, ok := head["levels"]
-	return !ok
+	return !ok || d.reg.IsLevel(head)
 }
 
 func (d *batchDecoder) startJSON(r io.Reader) {

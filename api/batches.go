@@ -15,23 +15,17 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
 
-// batchRequest holds the options of POST /v1/batches: fields of the object
-// form {"levels": […], "priority": …, "budget": …, "difficulty": …,
-// "labels": …}, or query parameters
+// The options of POST /v1/batches (a jobtype.Options, for every job of the
+// batch) are the fields of the object form {"levels": […], "priority": …,
+// "budget": …, "difficulty": …, "labels": …}, or query parameters
 // (?priority=…&max_ms=…&max_nodes=…&playouts=…) with a bare JSON array of
 // levels or NDJSON (one level per line). The levels themselves are
 // streamed (batchDecoder), never held together.
-type batchRequest struct {
-	Priority   string
-	Budget     solver.Budget
-	Difficulty *wire.DifficultyOption // applies to every level of the batch
-	Labels     json.RawMessage
-}
 
 // maxListedErrors caps how many bad levels a 400 lists.
 const maxListedErrors = 100
@@ -56,7 +50,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 		writeLevelError(w, err)
 		return
 	}
-	dec, err := newBatchDecoder(body, strings.Contains(r.Header.Get("Content-Type"), "ndjson"), s.cfg.Limits.JobBody)
+	dec, err := newBatchDecoder(s.cfg.Registry, body, strings.Contains(r.Header.Get("Content-Type"), "ndjson"), s.cfg.Limits.JobBody)
 	if err != nil {
 		writeBatchError(w, err)
 		return
@@ -91,10 +85,10 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 // splitBatchItem splits an item of a batch into its level and the job's
 // own labels. An item is a level, or {"level": <level>, "labels": {…}}
 // whose labels are added to the batch's (puzzlectl submit sends each
-// file's name so). A level always has "kind" or is told by its fields, never
-// by a "level" key alone, so an object with "level" and without "kind" is
-// the second form. Levels without the word "level" skip the decoding.
-func splitBatchItem(raw json.RawMessage) (level, labels json.RawMessage, err error) {
+// file's name so): an object with "level" that the registry does not take
+// for a level (solver.Registry.IsLevel). Levels without the word "level"
+// skip the decoding.
+func splitBatchItem(reg *solver.Registry, raw json.RawMessage) (level, labels json.RawMessage, err error) {
 	if len(raw) == 0 || raw[0] != '{' || !bytes.Contains(raw, []byte(`"level"`)) {
 		return raw, nil, nil
 	}
@@ -103,7 +97,7 @@ func splitBatchItem(raw json.RawMessage) (level, labels json.RawMessage, err err
 		return raw, nil, nil // the level's parser says what is wrong
 	}
 	level, ok := head["level"]
-	if _, hasKind := head["kind"]; !ok || hasKind {
+	if !ok || reg.IsLevel(head) {
 		return raw, nil, nil
 	}
 	for key := range head {
@@ -112,7 +106,7 @@ func splitBatchItem(raw json.RawMessage) (level, labels json.RawMessage, err err
 		}
 	}
 	labels = head["labels"]
-	if field, reason := checkLabels(labels); field != "" {
+	if field, reason := jobtype.CheckLabels(labels); field != "" {
 		return nil, nil, &solver.FieldError{Field: field, Reason: reason}
 	}
 	if t := bytes.TrimSpace(labels); string(t) == "null" || string(t) == "{}" {
@@ -165,16 +159,17 @@ func (l *levelStream) Next() (store.Level, error) {
 		}
 		i := l.n
 		l.n++
-		raw, labels, err := splitBatchItem(raw)
+		raw, labels, err := splitBatchItem(l.s.cfg.Registry, raw)
 		if err != nil {
 			l.addBad(i, err)
 			continue
 		}
-		lvl, kind, err := l.s.parseLevel(raw)
+		parsed, err := jobtype.Spec{Level: raw}.ParseLevel(l.s.cfg.Registry)
 		if err != nil {
 			l.addBad(i, err)
 			continue
 		}
+		lvl, kind := l.s.storedLevel(parsed)
 		lvl.Labels = labels
 		if l.nbad > 0 {
 			continue
@@ -199,7 +194,7 @@ func (l *levelStream) addBad(i int, err error) {
 
 // finish checks the batch once its levels are in: at least one, options
 // valid (from the object form, else from the query), and fills p.
-func (l *levelStream) finish(query batchRequest) func(*store.BatchParams) error {
+func (l *levelStream) finish(query jobtype.Options) func(*store.BatchParams) error {
 	return func(p *store.BatchParams) error {
 		opts := query
 		if l.dec.wrapper {
@@ -213,15 +208,12 @@ func (l *levelStream) finish(query batchRequest) func(*store.BatchParams) error 
 			l.err = &solver.FieldError{Field: "levels", Reason: "a batch needs at least one level"}
 			return l.err
 		}
-		if field, reason := validateOptions(opts.Priority, opts.Budget, opts.Difficulty, opts.Labels); field != "" {
-			l.err = &solver.FieldError{Field: field, Reason: reason}
+		if err := opts.Normalize(jobtype.InBatch); err != nil {
+			l.err = err
 			return l.err
 		}
-		if opts.Priority == "" {
-			opts.Priority = queue.Bulk
-		}
 		p.Priority, p.Budget, p.Labels, p.Versions = opts.Priority, opts.Budget, opts.Labels, l.versions
-		p.Playouts = playoutsFor(opts.Priority, opts.Difficulty)
+		p.Playouts = opts.Playouts()
 		return nil
 	}
 }
@@ -248,10 +240,10 @@ func writeBatchError(w http.ResponseWriter, err error) {
 }
 
 // queryOptions reads the options of the array and NDJSON forms.
-func queryOptions(r *http.Request) (batchRequest, error) {
-	var req batchRequest
+func queryOptions(r *http.Request) (jobtype.Options, error) {
+	var req jobtype.Options
 	q := r.URL.Query()
-	req.Priority = q.Get("priority")
+	req.Priority = jobtype.Priority(q.Get("priority"))
 	var playouts int64
 	for name, dst := range map[string]*int64{"max_ms": &req.Budget.MaxMS, "max_nodes": &req.Budget.MaxNodes, "playouts": &playouts} {
 		if v := q.Get(name); v != "" {
@@ -263,8 +255,8 @@ func queryOptions(r *http.Request) (batchRequest, error) {
 		}
 	}
 	if q.Has("playouts") {
-		// Clamped into int's range so that validateOptions names the field.
-		req.Difficulty = &wire.DifficultyOption{Playouts: int(max(min(playouts, math.MaxInt32), math.MinInt32))}
+		// Clamped into int's range so that Options.Validate names the field.
+		req.Difficulty = &jobtype.Difficulty{Playouts: int(max(min(playouts, math.MaxInt32), math.MinInt32))}
 	}
 	return req, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // answer is an error body or an accepted job/batch.
@@ -68,13 +69,13 @@ func TestTextAndLabelsAreCheckedAtTheEdge(t *testing.T) {
 		{"invalid UTF-8 byte", "/v1/jobs", job("{\"a\":\"\xff\"}"), 400, "labels.a"},
 		{"NUL nested in a value", "/v1/jobs", job(`{"a":{"b":["ok","\u0000"]}}`), 400, "labels.a.b[1]"},
 		{"NUL in a key", "/v1/jobs", job(`{"a\u0000":"x"}`), 400, "labels"},
-		{"too many keys", "/v1/jobs", job(manyKeys(api.MaxLabelKeys+1, 1)), 400, "labels"},
-		{"long value", "/v1/jobs", job(`{"a":"` + strings.Repeat("x", api.MaxLabelValueLen) + `"}`), 400, "labels.a"},
-		{"long key", "/v1/jobs", job(`{"` + strings.Repeat("k", api.MaxLabelKeyLen+1) + `":1}`), 400, "labels"},
+		{"too many keys", "/v1/jobs", job(manyKeys(jobtype.MaxLabelKeys+1, 1)), 400, "labels"},
+		{"long value", "/v1/jobs", job(`{"a":"` + strings.Repeat("x", jobtype.MaxLabelValueLen) + `"}`), 400, "labels.a"},
+		{"long key", "/v1/jobs", job(`{"` + strings.Repeat("k", jobtype.MaxLabelKeyLen+1) + `":1}`), 400, "labels"},
 		{"labels too large in all", "/v1/jobs", job(manyKeys(40, 500)), 400, "labels"},
 		{"labels not an object", "/v1/jobs", job(`[1]`), 400, "labels"},
 		{"surrogate pair and unicode are fine", "/v1/jobs", job(`{"a":"\ud83d\udc11 ü 羊","n":3}`), 202, ""},
-		{"labels at the caps are fine", "/v1/jobs", job(manyKeys(api.MaxLabelKeys, 200)), 202, ""},
+		{"labels at the caps are fine", "/v1/jobs", job(manyKeys(jobtype.MaxLabelKeys, 200)), 202, ""},
 		{"batch envelope labels", "/v1/batches", `{"levels":[{"kind":"twoends","values":[1]}],"labels":{"a":"\ud800"}}`, 400, "labels.a"},
 		{"sheep tile id with NUL in a job", "/v1/jobs", sheep(`"a\u0000"`), 400, "tiles[0].id"},
 	} {

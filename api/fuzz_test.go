@@ -23,7 +23,7 @@ func FuzzDecodeBatch(f *testing.F) {
 	}
 	reg := kinds.Registry()
 	f.Fuzz(func(t *testing.T, body string, ndjson bool) {
-		dec, err := newBatchDecoder(strings.NewReader(body), ndjson, 1<<20)
+		dec, err := newBatchDecoder(reg, strings.NewReader(body), ndjson, 1<<20)
 		if err != nil {
 			return
 		}

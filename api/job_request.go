@@ -6,86 +6,73 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
-// jobRequest is the body of POST /v1/jobs: {"level": …, "priority": …,
-// "budget": …, "difficulty": …, "labels": …}, or a bare level (an object with a "kind"
-// field, or one a kind recognises without it, such as a community sheep
-// file) with default options.
-type jobRequest struct {
-	Level      json.RawMessage
-	Kind       string // the bare form's kind, already read; "" for the wrapper
-	Priority   string
-	Budget     solver.Budget
-	Difficulty *wire.DifficultyOption
-	Labels     json.RawMessage
-}
-
-// decodeJobRequest reads a POST /v1/jobs body in one pass over its bytes:
-// the top-level object is split into its fields, and only the small option
-// fields are decoded further. The level's bytes are handed on untouched, so
-// that the registry parses them once (with the kind, when the bare form
-// told it, known already). Errors are *solver.FieldError.
-func decodeJobRequest(body []byte) (jobRequest, error) {
+// decodeJobRequest reads a POST /v1/jobs body into a job's spec in one
+// pass over its bytes. The body is {"level": …, "priority": …, "budget": …,
+// "difficulty": …, "labels": …}, or a bare level with default options: an
+// object the registry takes for a level (solver.Registry.IsLevel), or one
+// that is not the wrapper either, for which the registry then says that
+// "kind" is missing. The top-level object is split into its fields, and
+// only the small option fields are decoded further. The level's bytes are
+// handed on untouched, so that the registry parses them once (with the
+// kind, when the bare form told it, known already). Errors are
+// *solver.FieldError.
+func decodeJobRequest(reg *solver.Registry, body []byte) (jobtype.Spec, error) {
 	var fields map[string]json.RawMessage
 	if err := json.Unmarshal(body, &fields); err != nil {
-		return jobRequest{}, solver.DecodeError(err)
+		return jobtype.Spec{}, solver.DecodeError(err)
 	}
-	if kind, ok := fields["kind"]; ok {
-		req := jobRequest{Level: body}
-		// A kind that is not a string is left to the registry, which names
-		// the mistake.
-		_ = json.Unmarshal(kind, &req.Kind)
-		return req, nil
+	if reg.IsLevel(fields) || !isWrapper(fields) {
+		spec := jobtype.Spec{Level: body}
+		if kind, ok := fields["kind"]; ok {
+			// A kind that is not a string is left to the registry, which
+			// names the mistake.
+			_ = json.Unmarshal(kind, &spec.Kind)
+		}
+		return spec, nil
 	}
-	if isBareLevel(fields) {
-		// No "kind", but not a wrapper either: the registry recognises a
-		// level that names no kind (a community sheep file) or says that
-		// "kind" is missing.
-		return jobRequest{Level: body}, nil
-	}
-	var req jobRequest
+	var spec jobtype.Spec
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		raw := fields[name]
 		var err error
 		switch name {
 		case "level":
-			req.Level = raw
+			spec.Level = raw
 		case "priority":
-			err = decodeOption(name, raw, &req.Priority)
+			err = decodeOption(name, raw, &spec.Priority)
 		case "budget":
-			err = decodeOption(name, raw, &req.Budget)
+			err = decodeOption(name, raw, &spec.Budget)
 		case "difficulty":
-			req.Difficulty, err = decodeDifficulty(raw)
+			spec.Difficulty, err = decodeDifficulty(raw)
 		case "labels":
-			req.Labels = raw
+			spec.Labels = raw
 		default:
 			err = &solver.FieldError{Field: name, Reason: "unknown field"}
 		}
 		if err != nil {
-			return jobRequest{}, err
+			return jobtype.Spec{}, err
 		}
 	}
-	return req, nil
+	return spec, nil
 }
 
-// isBareLevel reports whether an object without "kind" is meant as a level
-// rather than the {"level": …} wrapper: it has no "level" field and a field
-// that no wrapper has.
-func isBareLevel(fields map[string]json.RawMessage) bool {
+// isWrapper reports whether an object that is not a level is the
+// {"level": …} wrapper: it has a "level" field, or only option fields.
+func isWrapper(fields map[string]json.RawMessage) bool {
 	if _, ok := fields["level"]; ok {
-		return false
+		return true
 	}
 	for name := range fields {
 		switch name {
 		case "priority", "budget", "difficulty", "labels":
 		default:
-			return true
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // decodeOption decodes one option field strictly, naming it in errors:

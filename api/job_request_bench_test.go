@@ -61,7 +61,7 @@ func BenchmarkJobRequestParse(b *testing.B) {
 		b.Run(form.name+"/after", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				req, err := decodeJobRequest(form.body)
+				req, err := decodeJobRequest(reg, form.body)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -32,7 +32,7 @@ func TestDecodeJobRequest(t *testing.T) {
 		{name: "invalid JSON", body: `{"kind":`, field: "-"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			req, err := decodeJobRequest([]byte(c.body))
+			req, err := decodeJobRequest(kinds.Registry(), []byte(c.body))
 			if c.field != "" {
 				var fe *solver.FieldError
 				if !errors.As(err, &fe) || (c.field != "-" && fe.Field != c.field) {
@@ -43,7 +43,7 @@ func TestDecodeJobRequest(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if req.Kind != c.kind || string(req.Level) != c.level || req.Priority != c.priority ||
+			if req.Kind != c.kind || string(req.Level) != c.level || string(req.Priority) != c.priority ||
 				req.Budget.MaxMS != c.maxMS || string(req.Labels) != c.labels {
 				t.Fatalf("got %+v (level %s, labels %s)", req, req.Level, req.Labels)
 			}
@@ -65,7 +65,7 @@ func FuzzDecodeJobRequest(f *testing.F) {
 	}
 	reg := kinds.Registry()
 	f.Fuzz(func(t *testing.T, body string) {
-		req, err := decodeJobRequest([]byte(body))
+		req, err := decodeJobRequest(kinds.Registry(), []byte(body))
 		if err != nil || req.Kind == "" {
 			return
 		}

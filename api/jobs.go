@@ -1,33 +1,14 @@
 package api
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
-	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
-
-// maxBudgetMS caps a job's time budget: one hour.
-const maxBudgetMS = 3_600_000
-
-func validateOptions(priority string, b solver.Budget, d *wire.DifficultyOption, labels json.RawMessage) (field, reason string) {
-	switch {
-	case priority != "" && !queue.ValidPriority(priority):
-		return "priority", fmt.Sprintf("must be %q or %q", queue.Interactive, queue.Bulk)
-	case b.MaxMS < 0 || b.MaxMS > maxBudgetMS:
-		return "budget.max_ms", fmt.Sprintf("must be between 0 and %d", maxBudgetMS)
-	case b.MaxNodes < 0:
-		return "budget.max_nodes", "must not be negative"
-	}
-	if field, reason := checkDifficulty(d); field != "" {
-		return field, reason
-	}
-	return checkLabels(labels)
-}
 
 func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if !acceptContentType(w, r, mediaJSON) {
@@ -37,30 +18,23 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	req, err := decodeJobRequest(body)
+	spec, err := decodeJobRequest(s.cfg.Registry, body)
 	if err != nil {
 		writeLevelError(w, err)
 		return
 	}
-	if len(req.Level) == 0 {
+	if len(spec.Level) == 0 {
 		writeError(w, http.StatusBadRequest, "missing: a level object (with \"kind\") or {\"level\": …}", "level")
 		return
 	}
-	if field, reason := validateOptions(req.Priority, req.Budget, req.Difficulty, req.Labels); field != "" {
-		writeError(w, http.StatusBadRequest, field+": "+reason, field)
-		return
-	}
-	lvl, kind, err := s.parseLevelAs(req.Kind, req.Level)
+	parsed, err := spec.Normalize(s.cfg.Registry, jobtype.Alone)
 	if err != nil {
 		writeLevelError(w, err)
 		return
 	}
-	if req.Priority == "" {
-		req.Priority = queue.Interactive
-	}
+	lvl, kind := s.storedLevel(parsed)
 	job, err := queue.Submit(r.Context(), s.cfg.Store, s.cfg.Queue, store.JobParams{
-		Level: lvl, Priority: req.Priority, Budget: req.Budget, Labels: req.Labels,
-		Playouts:    playoutsFor(req.Priority, req.Difficulty),
+		Level: lvl, Priority: spec.Priority, Budget: spec.Budget, Labels: spec.Labels, Playouts: spec.Playouts(),
 		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
 	}, s.cfg.Logger)
 	if err != nil {
@@ -111,11 +85,11 @@ func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {
 // noResult says why a job has no solution: not yet, or never.
 func noResult(job store.Job) string {
 	switch job.State {
-	case wire.Queued, wire.Running:
+	case jobtype.Queued, jobtype.Running:
 		return fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State)
-	case wire.Canceled:
+	case jobtype.Canceled:
 		return fmt.Sprintf("job %d was canceled; it has no result", job.ID)
-	case wire.Failed:
+	case jobtype.Failed:
 		msg := fmt.Sprintf("job %d failed; it has no result", job.ID)
 		if job.Error != nil {
 			msg += ": " + *job.Error
@@ -135,7 +109,7 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	if state == wire.Canceled {
+	if state == jobtype.Canceled {
 		// Best effort: the worker also sees the state within a second.
 		_ = s.cfg.Queue.Cancel(id)
 	}

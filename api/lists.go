@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
@@ -114,8 +115,8 @@ func (l *listQuery) limit() int {
 		return defaultListLimit
 	}
 	n, err := strconv.Atoi(v)
-	if err != nil || n < 1 || n > store.MaxListLimit {
-		l.fail("limit", fmt.Sprintf("must be between 1 and %d", store.MaxListLimit))
+	if err != nil || n < 1 || n > wire.MaxListLimit {
+		l.fail("limit", fmt.Sprintf("must be between 1 and %d", wire.MaxListLimit))
 	}
 	return n
 }
@@ -163,14 +164,14 @@ func encodeCursor(p store.Position) string {
 }
 
 var (
-	jobStates = []string{string(wire.Queued), string(wire.Running), string(wire.Done), string(wire.Failed), string(wire.Canceled)}
+	jobStates = []string{string(jobtype.Queued), string(jobtype.Running), string(jobtype.Done), string(jobtype.Failed), string(jobtype.Canceled)}
 	verdicts  = []string{string(solver.Solved), string(solver.Unsolvable), string(solver.Unknown)}
 )
 
 func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	q := newListQuery(r)
 	f := store.JobFilter{
-		BatchID: q.id("batch"), Kind: q.oneOf("kind", s.cfg.Registry.Names()), State: q.oneOf("state", jobStates),
+		BatchID: q.id("batch"), Kind: q.oneOf("kind", s.cfg.Registry.Names()), State: jobtype.State(q.oneOf("state", jobStates)),
 		Verdict: q.oneOf("verdict", verdicts), LevelHash: q.hash("level"), Labels: q.labels(),
 		Since: q.time("since"), Until: q.time("until"), After: q.cursor(false), Limit: q.limit(),
 	}
@@ -179,9 +180,11 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	}
 	limit := f.Limit
 	f.Limit++ // one more row says whether there is a next page
-	streamPage(s, w, r, limit, func(j store.JobListItem) store.Position {
+	streamPage(s, w, r, limit, func(j wire.JobListItem) store.Position {
 		return store.Position{At: j.CreatedAt, ID: j.ID}
-	}, func(fn func(store.JobListItem) error) error { return s.cfg.Store.ListJobs(r.Context(), f, fn) })
+	}, func(fn func(wire.JobListItem) error) error {
+		return s.cfg.Store.ListJobs(r.Context(), f, func(j store.JobListItem) error { return fn(toWireJobListItem(j)) })
+	})
 }
 
 func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
@@ -193,9 +196,11 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 	}
 	limit := f.Limit
 	f.Limit++
-	streamPage(s, w, r, limit, func(b store.BatchListItem) store.Position {
+	streamPage(s, w, r, limit, func(b wire.BatchListItem) store.Position {
 		return store.Position{At: b.CreatedAt, ID: b.ID}
-	}, func(fn func(store.BatchListItem) error) error { return s.cfg.Store.ListBatches(r.Context(), f, fn) })
+	}, func(fn func(wire.BatchListItem) error) error {
+		return s.cfg.Store.ListBatches(r.Context(), f, func(b store.BatchListItem) error { return fn(toWireBatchListItem(b)) })
+	})
 }
 
 func (s *Server) listLevels(w http.ResponseWriter, r *http.Request) {
@@ -208,9 +213,11 @@ func (s *Server) listLevels(w http.ResponseWriter, r *http.Request) {
 	}
 	limit := f.Limit
 	f.Limit++
-	streamPage(s, w, r, limit, func(l store.LevelListItem) store.Position {
+	streamPage(s, w, r, limit, func(l wire.LevelListItem) store.Position {
 		return store.Position{At: l.CreatedAt, Key: l.Hash}
-	}, func(fn func(store.LevelListItem) error) error { return s.cfg.Store.ListLevels(r.Context(), f, fn) })
+	}, func(fn func(wire.LevelListItem) error) error {
+		return s.cfg.Store.ListLevels(r.Context(), f, func(l store.LevelListItem) error { return fn(toWireLevelListItem(l)) })
+	})
 }
 
 func (s *Server) levelResults(w http.ResponseWriter, r *http.Request) {

@@ -16,6 +16,7 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
@@ -32,10 +33,10 @@ func labelsOf(t *testing.T, raw json.RawMessage) map[string]any {
 	return m
 }
 
-func listJobs(t *testing.T, c *client.Client, f client.Filter) []store.JobListItem {
+func listJobs(t *testing.T, c *client.Client, f client.Filter) []wire.JobListItem {
 	t.Helper()
-	var out []store.JobListItem
-	if err := c.ListJobs(t.Context(), f, func(j store.JobListItem) error {
+	var out []wire.JobListItem
+	if err := c.ListJobs(t.Context(), f, func(j wire.JobListItem) error {
 		out = append(out, j)
 		return nil
 	}); err != nil {
@@ -44,7 +45,7 @@ func listJobs(t *testing.T, c *client.Client, f client.Filter) []store.JobListIt
 	return out
 }
 
-func ids(jobs []store.JobListItem) []int64 {
+func ids(jobs []wire.JobListItem) []int64 {
 	var out []int64
 	for _, j := range jobs {
 		out = append(out, j.ID)
@@ -66,20 +67,20 @@ func TestListJobsEveryFilter(t *testing.T) {
 		levels = append(levels, json.RawMessage(fmt.Sprintf(`{"kind":"twoends","values":[%d,1,%d]}`, i, i%3)))
 	}
 	levels = append(levels, json.RawMessage(`{"kind":"zuma","board":"RRWWRRBBRR"}`))
-	forest, err := c.CreateBatch(ctx, levels, client.JobOptions{Labels: json.RawMessage(`{"project":"forest","chapter":"3"}`)})
+	forest, err := c.CreateBatch(ctx, levels, jobtype.Options{Labels: json.RawMessage(`{"project":"forest","chapter":"3"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	desert, err := c.CreateBatch(ctx, levels[:3], client.JobOptions{Labels: json.RawMessage(`{"project":"desert"}`)})
+	desert, err := c.CreateBatch(ctx, levels[:3], jobtype.Options{Labels: json.RawMessage(`{"project":"desert"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	solo, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[9,8,7,1]}`),
-		client.JobOptions{Labels: json.RawMessage(`{"project":"forêt 森","designer":"Zoë"}`)})
+		jobtype.Options{Labels: json.RawMessage(`{"project":"forêt 森","designer":"Zoë"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	bulk, err := c.CreateJob(ctx, levels[0], client.JobOptions{Priority: "bulk"})
+	bulk, err := c.CreateJob(ctx, levels[0], jobtype.Options{Priority: "bulk"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,31 +120,31 @@ func TestListJobsEveryFilter(t *testing.T) {
 	cases := []struct {
 		name   string
 		filter client.Filter
-		keep   func(j store.JobListItem) bool
+		keep   func(j wire.JobListItem) bool
 	}{
-		{"batch", client.Filter{"batch": {fmt.Sprint(forest)}}, func(j store.JobListItem) bool {
+		{"batch", client.Filter{"batch": {fmt.Sprint(forest)}}, func(j wire.JobListItem) bool {
 			return j.BatchID != nil && *j.BatchID == forest
 		}},
-		{"kind", client.Filter{"kind": {"zuma"}}, func(j store.JobListItem) bool { return j.Kind == "zuma" }},
-		{"state", client.Filter{"state": {"canceled"}}, func(j store.JobListItem) bool { return j.State == "canceled" }},
-		{"verdict", client.Filter{"verdict": {"solved"}}, func(j store.JobListItem) bool {
+		{"kind", client.Filter{"kind": {"zuma"}}, func(j wire.JobListItem) bool { return j.Kind == "zuma" }},
+		{"state", client.Filter{"state": {"canceled"}}, func(j wire.JobListItem) bool { return j.State == "canceled" }},
+		{"verdict", client.Filter{"verdict": {"solved"}}, func(j wire.JobListItem) bool {
 			return j.Verdict != nil && *j.Verdict == "solved"
 		}},
-		{"level", client.Filter{"level": {hash0}}, func(j store.JobListItem) bool { return j.LevelHash == hash0 }},
-		{"batch label applies to its jobs", client.Filter{"label": {"project:forest"}}, func(j store.JobListItem) bool {
+		{"level", client.Filter{"level": {hash0}}, func(j wire.JobListItem) bool { return j.LevelHash == hash0 }},
+		{"batch label applies to its jobs", client.Filter{"label": {"project:forest"}}, func(j wire.JobListItem) bool {
 			return j.BatchID != nil && *j.BatchID == forest
 		}},
-		{"two labels AND", client.Filter{"label": {"project:forest", "chapter:3"}}, func(j store.JobListItem) bool {
+		{"two labels AND", client.Filter{"label": {"project:forest", "chapter:3"}}, func(j wire.JobListItem) bool {
 			return j.BatchID != nil && *j.BatchID == forest
 		}},
 		{"labels that exclude each other", client.Filter{"label": {"project:forest", "project:desert"}},
-			func(store.JobListItem) bool { return false }},
-		{"non-ASCII label", client.Filter{"label": {"project:forêt 森"}}, func(j store.JobListItem) bool { return j.ID == solo.ID }},
-		{"job's own label", client.Filter{"label": {"designer:Zoë"}}, func(j store.JobListItem) bool { return j.ID == solo.ID }},
-		{"since", client.Filter{"since": {mid.Format(time.RFC3339Nano)}}, func(j store.JobListItem) bool { return !j.CreatedAt.Before(mid) }},
-		{"until", client.Filter{"until": {mid.Format(time.RFC3339Nano)}}, func(j store.JobListItem) bool { return j.CreatedAt.Before(mid) }},
+			func(wire.JobListItem) bool { return false }},
+		{"non-ASCII label", client.Filter{"label": {"project:forêt 森"}}, func(j wire.JobListItem) bool { return j.ID == solo.ID }},
+		{"job's own label", client.Filter{"label": {"designer:Zoë"}}, func(j wire.JobListItem) bool { return j.ID == solo.ID }},
+		{"since", client.Filter{"since": {mid.Format(time.RFC3339Nano)}}, func(j wire.JobListItem) bool { return !j.CreatedAt.Before(mid) }},
+		{"until", client.Filter{"until": {mid.Format(time.RFC3339Nano)}}, func(j wire.JobListItem) bool { return j.CreatedAt.Before(mid) }},
 		{"kind and verdict and label", client.Filter{"kind": {"twoends"}, "verdict": {"solved"}, "label": {"project:desert"}},
-			func(j store.JobListItem) bool {
+			func(j wire.JobListItem) bool {
 				return j.Kind == "twoends" && j.Verdict != nil && *j.Verdict == "solved" && j.BatchID != nil && *j.BatchID == desert
 			}},
 	}
@@ -169,7 +170,7 @@ func TestListJobsEveryFilter(t *testing.T) {
 			t.Fatalf("a filter selected %d of %d jobs", n, len(all))
 		}
 	}
-	if l := labelsOf(t, all[slices.IndexFunc(all, func(j store.JobListItem) bool { return j.ID == solo.ID })].Labels); l["project"] != "forêt 森" {
+	if l := labelsOf(t, all[slices.IndexFunc(all, func(j wire.JobListItem) bool { return j.ID == solo.ID })].Labels); l["project"] != "forêt 森" {
 		t.Fatalf("labels came back as %v", l)
 	}
 }
@@ -181,11 +182,11 @@ func TestListBatchesAndLevels(t *testing.T) {
 	ctx := t.Context()
 	zuma := json.RawMessage(`{"kind":"zuma","board":"RRWWRRBBRR"}`)
 	two := json.RawMessage(`{"kind":"twoends","values":[4,1,2]}`)
-	b1, err := c.CreateBatch(ctx, []json.RawMessage{zuma, two}, client.JobOptions{Labels: json.RawMessage(`{"project":"森"}`)})
+	b1, err := c.CreateBatch(ctx, []json.RawMessage{zuma, two}, jobtype.Options{Labels: json.RawMessage(`{"project":"森"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b2, err := c.CreateBatch(ctx, []json.RawMessage{two}, client.JobOptions{Budget: solver.Budget{MaxMS: 5000}})
+	b2, err := c.CreateBatch(ctx, []json.RawMessage{two}, jobtype.Options{Budget: solver.Budget{MaxMS: 5000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +198,7 @@ func TestListBatchesAndLevels(t *testing.T) {
 	var batches []int64
 	collect := func(fl client.Filter) []int64 {
 		batches = nil
-		if err := c.ListBatches(ctx, fl, func(b store.BatchListItem) error {
+		if err := c.ListBatches(ctx, fl, func(b wire.BatchListItem) error {
 			batches = append(batches, b.ID)
 			return nil
 		}); err != nil {
@@ -215,10 +216,10 @@ func TestListBatchesAndLevels(t *testing.T) {
 		t.Fatalf("batches from the future: %v", got)
 	}
 
-	var levels []store.LevelListItem
-	list := func(fl client.Filter) []store.LevelListItem {
+	var levels []wire.LevelListItem
+	list := func(fl client.Filter) []wire.LevelListItem {
 		levels = nil
-		if err := c.ListLevels(ctx, fl, func(l store.LevelListItem) error {
+		if err := c.ListLevels(ctx, fl, func(l wire.LevelListItem) error {
 			levels = append(levels, l)
 			return nil
 		}); err != nil {
@@ -242,7 +243,7 @@ func TestListBatchesAndLevels(t *testing.T) {
 	if got := list(client.Filter{"kind": {"twoends"}}); len(got) != 1 || got[0].Hash != twoHash {
 		t.Fatalf("levels of kind twoends: %+v", got)
 	}
-	if got := list(client.Filter{"verdict": {"solved"}}); !slices.ContainsFunc(got, func(l store.LevelListItem) bool { return l.Hash == twoHash }) {
+	if got := list(client.Filter{"verdict": {"solved"}}); !slices.ContainsFunc(got, func(l wire.LevelListItem) bool { return l.Hash == twoHash }) {
 		t.Fatalf("solved levels: %+v", got)
 	}
 	if got := list(client.Filter{"label": {"project:森"}}); len(got) != 2 {
@@ -338,7 +339,7 @@ func TestPaginationWhileJobsArrive(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, raw := range items {
-			var j store.JobListItem
+			var j wire.JobListItem
 			if err := json.Unmarshal(raw, &j); err != nil {
 				t.Fatal(err)
 			}
@@ -385,12 +386,12 @@ func TestBatchItemLabels(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name  string
-		opts  client.JobOptions // labels: the object form; none: NDJSON
+		opts  jobtype.Options // labels: the object form; none: NDJSON
 		batch map[string]any
 	}{
-		{"object form with batch labels", client.JobOptions{Labels: json.RawMessage(`{"project":"forest","chapter":"3"}`)},
+		{"object form with batch labels", jobtype.Options{Labels: json.RawMessage(`{"project":"forest","chapter":"3"}`)},
 			map[string]any{"project": "forest", "chapter": "3"}},
-		{"ndjson without batch labels", client.JobOptions{}, map[string]any{}},
+		{"ndjson without batch labels", jobtype.Options{}, map[string]any{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			id, err := c.CreateBatch(ctx, items, tc.opts)
@@ -401,7 +402,7 @@ func TestBatchItemLabels(t *testing.T) {
 			if len(jobs) != 3 {
 				t.Fatalf("jobs of the batch: %+v", jobs)
 			}
-			slices.SortFunc(jobs, func(a, b store.JobListItem) int { return int(*a.Seq - *b.Seq) })
+			slices.SortFunc(jobs, func(a, b wire.JobListItem) int { return int(*a.Seq - *b.Seq) })
 			want := []map[string]any{maps.Clone(tc.batch), maps.Clone(tc.batch), maps.Clone(tc.batch)}
 			want[0]["file"], want[0]["project"] = "levels/森.json", "mine"
 			want[2]["file"] = "b.json"
@@ -431,7 +432,7 @@ func TestBatchItemLabels(t *testing.T) {
 					t.Fatalf("jobs by the batch's chapter and the item's project: %v, want %v", got, jobs[0].ID)
 				}
 			}
-			lvl, err := c.CreateJob(ctx, bare, client.JobOptions{})
+			lvl, err := c.CreateJob(ctx, bare, jobtype.Options{})
 			if err != nil || lvl.LevelHash != jobs[0].LevelHash {
 				t.Fatalf("the bare level's hash %q differs from the labelled item's %q (%v)", lvl.LevelHash, jobs[0].LevelHash, err)
 			}
@@ -442,7 +443,7 @@ func TestBatchItemLabels(t *testing.T) {
 		{`{"level":{"kind":"twoends","values":[1,2]},"priority":"bulk"}`, "priority"},
 		{`{"level":{"kind":"chess"}}`, "kind"},
 	} {
-		_, err := c.CreateBatch(ctx, []json.RawMessage{bare, json.RawMessage(tc.item)}, client.JobOptions{})
+		_, err := c.CreateBatch(ctx, []json.RawMessage{bare, json.RawMessage(tc.item)}, jobtype.Options{})
 		var apiErr *client.Error
 		if !errors.As(err, &apiErr) || apiErr.Status != 400 || len(apiErr.Errors) != 1 ||
 			apiErr.Errors[0].Index != 1 || apiErr.Errors[0].Field != tc.field {

@@ -81,6 +81,6 @@ func (c *jobsCollector) Collect(ch chan<- prometheus.Metric) {
 		return
 	}
 	for _, jc := range counts {
-		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(jc.Count), jc.Kind, jc.State)
+		ch <- prometheus.MustNewConstMetric(c.desc, prometheus.GaugeValue, float64(jc.Count), jc.Kind, string(jc.State))
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/twoends"
 )
 
 func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
@@ -28,7 +27,7 @@ func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
 	}
 	states, err := s.states(lr.Body, job.Result.Plan)
 	switch {
-	case errors.Is(err, twoends.ErrRowTooLong):
+	case errors.Is(err, solver.ErrTooManyStates):
 		writeError(w, http.StatusRequestEntityTooLarge, err.Error(), "")
 		return
 	case err != nil:

@@ -12,6 +12,7 @@ import (
 
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // TestReplayRoute: GET /v1/jobs/{id}/replay lists a solved job's states
@@ -22,7 +23,7 @@ func TestReplayRoute(t *testing.T) {
 	f := setup(t, api.Config{}, false)
 	c := client.New(f.url)
 
-	queued, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"zuma","board":"RRWWRRBBRR","hand":"WB"}`), client.JobOptions{})
+	queued, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"zuma","board":"RRWWRRBBRR","hand":"WB"}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestReplayRoute(t *testing.T) {
 
 	w := setup(t, api.Config{Metrics: prometheus.NewRegistry()}, true)
 	wc := client.New(w.url)
-	j, err := wc.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
+	j, err := wc.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestReplayRoute(t *testing.T) {
 	for i := range vals {
 		vals[i] = fmt.Sprint(i % 7)
 	}
-	long, err := wc.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[`+strings.Join(vals, ",")+`]}`), client.JobOptions{})
+	long, err := wc.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[`+strings.Join(vals, ",")+`]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -123,7 +123,7 @@ func (s *Server) waitUntil(ctx context.Context, key string, wait time.Duration, 
 // stops the notification listener the server started.
 func (s *Server) Close() { s.waiter.close() }
 
-func isFinal(state wire.JobState) bool { return state.Final() }
+func isFinal(state jobtype.State) bool { return state.Final() }
 
 // getJobWaiting is GET /v1/jobs/{id}: with ?wait=, it first waits for the
 // job to be final, then answers as getJob does.

@@ -11,6 +11,7 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/columns"
@@ -65,7 +66,7 @@ func TestLongPollJob(t *testing.T) {
 			t.Fatalf("finish: %v %v", stored, err)
 		}
 		r := <-res
-		if r.err != nil || r.job.State != wire.Done || r.job.Result == nil {
+		if r.err != nil || r.job.State != jobtype.Done || r.job.Result == nil {
 			t.Fatalf("long-poll: %+v %v", r.job, r.err)
 		}
 		// Woken by the notification, not by the end of the wait: the
@@ -80,12 +81,12 @@ func TestLongPollJob(t *testing.T) {
 		j := queuedJob(t, f, 2)
 		a, b := longPoll(c, t, j.ID, time.Minute), longPoll(c, t, j.ID, time.Minute)
 		time.Sleep(300 * time.Millisecond)
-		if state, err := c.CancelJob(ctx, j.ID); err != nil || state != wire.Canceled {
+		if state, err := c.CancelJob(ctx, j.ID); err != nil || state != jobtype.Canceled {
 			t.Fatalf("cancel: %s %v", state, err)
 		}
 		for _, ch := range []<-chan waited{a, b} {
 			r := <-ch
-			if r.err != nil || r.job.State != wire.Canceled || r.took >= time.Minute {
+			if r.err != nil || r.job.State != jobtype.Canceled || r.took >= time.Minute {
 				t.Fatalf("waiter: %+v %v after %s", r.job, r.err, r.took)
 			}
 		}
@@ -94,7 +95,7 @@ func TestLongPollJob(t *testing.T) {
 	t.Run("on time when nothing happens", func(t *testing.T) {
 		j := queuedJob(t, f, 3)
 		r := <-longPoll(c, t, j.ID, 1500*time.Millisecond)
-		if r.err != nil || r.job.State != wire.Queued || r.took < 1500*time.Millisecond {
+		if r.err != nil || r.job.State != jobtype.Queued || r.took < 1500*time.Millisecond {
 			t.Fatalf("long-poll of an idle job: %+v %v after %s", r.job, r.err, r.took)
 		}
 	})
@@ -105,7 +106,7 @@ func TestLongPollJob(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := <-longPoll(c, t, j.ID, time.Minute)
-		if r.err != nil || r.job.State != wire.Canceled || r.took >= time.Minute {
+		if r.err != nil || r.job.State != jobtype.Canceled || r.took >= time.Minute {
 			t.Fatalf("%+v %v after %s", r.job, r.err, r.took)
 		}
 	})
@@ -157,7 +158,7 @@ func TestLongPollBatch(t *testing.T) {
 		Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(1), Optimal: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	if r := <-jobRes; r.err != nil || r.job.State != wire.Done || r.took >= time.Minute {
+	if r := <-jobRes; r.err != nil || r.job.State != jobtype.Done || r.took >= time.Minute {
 		t.Fatalf("job of the batch: %+v %v after %s", r.job, r.err, r.took)
 	}
 	select {
@@ -206,7 +207,7 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slow, err := c.CreateJob(ctx, lvl.Canonical(), client.JobOptions{Priority: "bulk", Budget: solver.Budget{MaxMS: 30_000}})
+	slow, err := c.CreateJob(ctx, lvl.Canonical(), jobtype.Options{Priority: "bulk", Budget: solver.Budget{MaxMS: 30_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +217,7 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if j.State == wire.Running {
+		if j.State == jobtype.Running {
 			break
 		}
 		if time.Now().After(deadline) || j.State.Final() {
@@ -224,15 +225,15 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	quick, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[5,9,2,7]}`), client.JobOptions{})
+	quick, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[5,9,2,7]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, err := c.WaitJob(ctx, quick.ID, 20*time.Second)
-	if err != nil || j.State != wire.Done {
+	if err != nil || j.State != jobtype.Done {
 		t.Fatalf("interactive job while the bulk slot is busy: %+v %v", j, err)
 	}
-	if s, err := c.GetJob(ctx, slow.ID); err != nil || s.State != wire.Running {
+	if s, err := c.GetJob(ctx, slow.ID); err != nil || s.State != jobtype.Running {
 		t.Fatalf("the bulk job is no longer running, the test proves nothing: %+v %v", s, err)
 	}
 }

@@ -88,9 +88,9 @@ func (d *Dispatcher) Run(ctx context.Context) {
 // task is one task to enqueue: what it carries, its queue and the largest
 // time budget of its jobs.
 type task struct {
-	payload  Payload
-	priority string
-	maxMS    int64
+	payload Payload
+	queue   string
+	maxMS   int64
 }
 
 // tasksOf groups claimed jobs by the task that carries them, in claim order.
@@ -103,15 +103,11 @@ func tasksOf(jobs []store.LiveJob) []task {
 		if !ok {
 			i = len(tasks)
 			index[p] = i
-			tasks = append(tasks, task{payload: p, priority: j.Priority})
+			tasks = append(tasks, task{payload: p, queue: QueueOf(j)})
 		}
-		budget := j.MaxMS
-		if budget <= 0 {
-			budget = DefaultMaxMS // the kind's default, at most this
-		}
-		tasks[i].maxMS = max(tasks[i].maxMS, budget)
+		tasks[i].maxMS = max(tasks[i].maxMS, budgetBound(j.MaxMS))
 		if QueueOf(j) == Resumed {
-			tasks[i].priority = Resumed
+			tasks[i].queue = Resumed
 		}
 	}
 	return tasks
@@ -167,7 +163,7 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	for range d.cfg.Parallel {
 		wg.Go(func() {
 			for t := range next {
-				live, err := d.cfg.Client.EnqueueTask(ctx, t.payload, t.priority, t.maxMS)
+				live, err := d.cfg.Client.EnqueueTask(ctx, t.payload, t.queue, t.maxMS)
 				mu.Lock()
 				if err != nil && firstErr == nil {
 					firstErr = err
@@ -195,11 +191,8 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 func bundleTasks(bundles []store.LiveBundle) []task {
 	tasks := make([]task, len(bundles))
 	for i, b := range bundles {
-		budget := b.MaxMS
-		if budget <= 0 {
-			budget = DefaultMaxMS
-		}
-		tasks[i] = task{payload: Payload{BatchID: b.BatchID, Bundle: b.FirstSeq / BundleSize}, priority: b.Priority, maxMS: budget}
+		tasks[i] = task{payload: Payload{BatchID: b.BatchID, Bundle: b.FirstSeq / BundleSize}, queue: string(b.Priority),
+			maxMS: budgetBound(b.MaxMS)}
 	}
 	return tasks
 }

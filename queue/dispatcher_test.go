@@ -1,8 +1,6 @@
 package queue
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -13,12 +11,13 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 func mustJSON(t *testing.T, v any) []byte {
 	t.Helper()
@@ -38,7 +37,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	url := testenv.PostgresURL(t)
+	url := envtest.PostgresURL(t)
 	if err := store.Migrate(t.Context(), url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +46,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	addr, db := testenv.RedisAddr(t)
+	addr, db := envtest.RedisAddr(t)
 	opt := asynq.RedisClientOpt{Addr: addr, DB: db}
 	e := &env{st: st, qc: NewClient(opt), rdb: redis.NewClient(&redis.Options{Addr: addr, DB: db})}
 	t.Cleanup(func() { e.qc.Close(); e.rdb.Close() })
@@ -55,9 +54,7 @@ func newEnv(t *testing.T) *env {
 }
 
 func twoendsLevel(i int) store.Level {
-	body := fmt.Sprintf(`{"kind":"twoends","values":[%d,1]}`, i)
-	sum := sha256.Sum256([]byte(body))
-	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: []byte(body)}
+	return storetest.Level("twoends", fmt.Appendf(nil, `{"kind":"twoends","values":[%d,1]}`, i))
 }
 
 func (e *env) batch(t *testing.T, n int) int64 {
@@ -66,7 +63,7 @@ func (e *env) batch(t *testing.T, n int) int64 {
 	for i := range levels {
 		levels[i] = twoendsLevel(i)
 	}
-	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: Bulk, MaxAttempts: 3,
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3,
 		Versions: map[string]string{"twoends": "v"}})
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +145,7 @@ func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 	beat(alive)
 	job := func(o store.Owner) int64 {
 		t.Helper()
-		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(int(len(o.ID))), Priority: Bulk, MaxAttempts: 3, SolverVersion: "v"})
+		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(int(len(o.ID))), Priority: jobtype.Bulk, MaxAttempts: 3, SolverVersion: "v"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +193,7 @@ func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
 	if err := e.st.Beat(t.Context(), ghost.ID, "host", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1), Priority: Bulk, MaxAttempts: 3, SolverVersion: "v"})
+	j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Bulk, MaxAttempts: 3, SolverVersion: "v"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,9 +213,9 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	log := slog.New(slog.DiscardHandler)
-	job, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
+	job, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || job.State != wire.Queued {
+	if err != nil || job.State != jobtype.Queued {
 		t.Fatalf("submit: %+v, %v", job, err)
 	}
 	if got := e.pending(t, Interactive); !got[TaskID(job.ID)] {
@@ -231,9 +228,9 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	// Redis out of reach: the job is stored and left to the dispatcher.
 	down := NewClient(asynq.RedisClientOpt{Addr: "127.0.0.1:1", DialTimeout: 100 * time.Millisecond})
 	defer down.Close()
-	job2, err := Submit(t.Context(), e.st, down, store.JobParams{Level: twoendsLevel(2), Priority: Interactive,
+	job2, err := Submit(t.Context(), e.st, down, store.JobParams{Level: twoendsLevel(2), Priority: jobtype.Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || job2.State != wire.Queued {
+	if err != nil || job2.State != jobtype.Queued {
 		t.Fatalf("submit with Redis down: %+v, %v", job2, err)
 	}
 	claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10)
@@ -245,9 +242,9 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	if _, err := e.st.FinishJobs(t.Context(), []store.Finish{{JobID: job.ID, SolverVersion: "v", Result: solvedResult()}}); err != nil {
 		t.Fatal(err)
 	}
-	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: Interactive,
+	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Interactive,
 		MaxAttempts: 3, SolverVersion: "v"}, log)
-	if err != nil || cached.State != wire.Done || !cached.Cached {
+	if err != nil || cached.State != jobtype.Done || !cached.Cached {
 		t.Fatalf("submit of a solved level: %+v, %v", cached, err)
 	}
 	if got := e.pending(t, Interactive); got[TaskID(cached.ID)] {

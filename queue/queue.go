@@ -23,6 +23,7 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
@@ -30,22 +31,20 @@ import (
 // TypeSolve is the asynq task type of a solve job.
 const TypeSolve = "puzzled:solve"
 
-// Queue names: one per job priority, and Resumed for jobs that already ran
-// and were taken back from a worker (handed back at shutdown, taken over
-// from a dead worker). A job goes to Resumed whatever its priority, so that
-// it goes on ahead of jobs never started instead of behind the backlog.
+// Queue names: one per job priority (jobtype.Interactive, jobtype.Bulk),
+// named as the priority, and Resumed for jobs that already ran and were
+// taken back from a worker (handed back at shutdown, taken over from a dead
+// worker). A job goes to Resumed whatever its priority, so that it goes on
+// ahead of jobs never started instead of behind the backlog.
 const (
-	Interactive = "interactive"
-	Bulk        = "bulk"
+	Interactive = string(jobtype.Interactive)
+	Bulk        = string(jobtype.Bulk)
 	Resumed     = "resumed"
 )
 
 // Queues is the asynq server's queue configuration: with strict priority,
 // resumed tasks go first, then interactive ones, then bulk ones.
 var Queues = map[string]int{Resumed: 3, Interactive: 2, Bulk: 1}
-
-// ValidPriority reports whether p names a queue.
-func ValidPriority(p string) bool { return p == Interactive || p == Bulk }
 
 // BundleSize is how many jobs of a batch one bulk task carries: the jobs
 // whose seq falls in [bundle·BundleSize, (bundle+1)·BundleSize). Carrying
@@ -75,12 +74,13 @@ func Carrier(j store.LiveJob) Payload {
 	return Payload{BatchID: j.BatchID, Bundle: j.Seq / BundleSize}
 }
 
-// QueueOf is the queue of the task carrying a job of the given priority.
+// QueueOf is the queue of the task carrying a live job: its priority's, or
+// Resumed once it was taken back from a worker.
 func QueueOf(j store.LiveJob) string {
 	if j.Recoveries > 0 {
 		return Resumed
 	}
-	return j.Priority
+	return string(j.Priority)
 }
 
 // IsBundle reports whether the task carries a bundle rather than one job.
@@ -120,14 +120,22 @@ func PayloadOf(t *asynq.Task) (Payload, error) {
 }
 
 // TaskTimeout is the asynq timeout of a task whose solve budget is maxMS
-// (0 = its kind's default, at most DefaultMaxMS): the budget plus room to
-// load, verify and store. It replaces asynq's 30-minute default so a stuck
-// task is noticed.
+// (0: its kind's default): the budget's bound plus room to load, verify
+// and store. It replaces asynq's 30-minute default so a stuck task is
+// noticed.
 func TaskTimeout(maxMS int64) time.Duration {
+	return time.Duration(budgetBound(maxMS))*time.Millisecond + 30*time.Second
+}
+
+// budgetBound is the longest a job whose time budget is maxMS may search:
+// maxMS, or for 0 solver.DefaultMaxMS, which no kind's default budget
+// exceeds (a test holds every kind to it). The queue only bounds the
+// default; the solve applies it (solver.BudgetFor).
+func budgetBound(maxMS int64) int64 {
 	if maxMS <= 0 {
-		maxMS = DefaultMaxMS
+		return solver.DefaultMaxMS
 	}
-	return time.Duration(maxMS)*time.Millisecond + 30*time.Second
+	return maxMS
 }
 
 // TaskCheckInterval is how often an idle asynq server polls the queues:
@@ -141,10 +149,6 @@ const TaskCheckInterval = 50 * time.Millisecond
 // about 1 ms after it is enqueued; 1,000 cheap dequeue scripts a second
 // per idle worker process.
 const InteractivePoll = time.Millisecond
-
-// DefaultMaxMS is the largest default time budget of any kind (see
-// solver.Registry.DefaultBudget; a test holds every kind to it).
-const DefaultMaxMS = solver.DefaultMaxMS
 
 // maxRetry is asynq's retry count. PostgreSQL's attempts column is what
 // limits attempts (the worker fails the job when it is exhausted), so asynq
@@ -263,10 +267,10 @@ func (c *Client) Ping() error { return c.client.Ping() }
 // Inspector gives access to queue statistics.
 func (c *Client) Inspector() *asynq.Inspector { return c.inspector }
 
-// Enqueue hands a job to asynq. A job that already has a live task is left
-// as it is (alreadyLive reports it).
-func (c *Client) Enqueue(ctx context.Context, jobID int64, priority string, maxMS int64) (alreadyLive bool, err error) {
-	return c.EnqueueTask(ctx, Payload{JobID: jobID}, priority, maxMS)
+// Enqueue hands a job to asynq, in its priority's queue. A job that
+// already has a live task is left as it is (alreadyLive reports it).
+func (c *Client) Enqueue(ctx context.Context, jobID int64, priority jobtype.Priority, maxMS int64) (alreadyLive bool, err error) {
+	return c.EnqueueTask(ctx, Payload{JobID: jobID}, string(priority), maxMS)
 }
 
 // BundleJobSlack is the task timeout each job of a bundle adds: every job
@@ -274,15 +278,14 @@ func (c *Client) Enqueue(ctx context.Context, jobID int64, priority string, maxM
 // (200 ms) before the rest of the bundle goes solo.
 const BundleJobSlack = 200 * time.Millisecond
 
-// EnqueueTask hands the task p to asynq; maxMS is the largest time budget
-// of the jobs it carries. A task that is already live is left as it is
-// (alreadyLive reports it).
-func (c *Client) EnqueueTask(ctx context.Context, p Payload, priority string, maxMS int64) (alreadyLive bool, err error) {
-	payload, _ := json.Marshal(p)
-	q := priority
-	if !ValidPriority(q) && q != Resumed {
-		q = Bulk
+// EnqueueTask hands the task p to asynq, in queue q (one of Queues); maxMS
+// is the largest time budget of the jobs it carries. A task that is
+// already live is left as it is (alreadyLive reports it).
+func (c *Client) EnqueueTask(ctx context.Context, p Payload, q string, maxMS int64) (alreadyLive bool, err error) {
+	if _, ok := Queues[q]; !ok {
+		return false, fmt.Errorf("queue: enqueue %s: no queue %q", p.TaskID(), q)
 	}
+	payload, _ := json.Marshal(p)
 	timeout := TaskTimeout(maxMS)
 	if p.IsBundle() {
 		timeout += BundleSize * BundleJobSlack

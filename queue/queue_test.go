@@ -5,6 +5,7 @@ import (
 
 	"github.com/hibiken/asynq"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
 )
@@ -18,13 +19,13 @@ func TestCarrierTaskIDAndQueue(t *testing.T) {
 		bundle    bool
 		from, end int32
 	}{
-		{"job outside a batch", store.LiveJob{ID: 7, Priority: Interactive}, "job:7", Interactive, false, 0, 0},
-		{"job in a bundle", store.LiveJob{ID: 9, Priority: Bulk, BatchID: 3, Seq: 130}, "batch:3:2", Bulk, true, 128, 192},
-		{"first bundle", store.LiveJob{ID: 9, Priority: Bulk, BatchID: 3, Seq: 63}, "batch:3:0", Bulk, true, 0, 64},
-		{"solo job of a batch", store.LiveJob{ID: 9, Priority: Bulk, BatchID: 3, Seq: 130, Solo: true}, "job:9", Bulk, false, 0, 0},
-		{"handed back once", store.LiveJob{ID: 9, Priority: Bulk, Recoveries: 1}, "job:9:r1", Resumed, false, 0, 0},
+		{"job outside a batch", store.LiveJob{ID: 7, Priority: jobtype.Interactive}, "job:7", Interactive, false, 0, 0},
+		{"job in a bundle", store.LiveJob{ID: 9, Priority: jobtype.Bulk, BatchID: 3, Seq: 130}, "batch:3:2", Bulk, true, 128, 192},
+		{"first bundle", store.LiveJob{ID: 9, Priority: jobtype.Bulk, BatchID: 3, Seq: 63}, "batch:3:0", Bulk, true, 0, 64},
+		{"solo job of a batch", store.LiveJob{ID: 9, Priority: jobtype.Bulk, BatchID: 3, Seq: 130, Solo: true}, "job:9", Bulk, false, 0, 0},
+		{"handed back once", store.LiveJob{ID: 9, Priority: jobtype.Bulk, Recoveries: 1}, "job:9:r1", Resumed, false, 0, 0},
 		// A recovered job of a batch leaves its bundle even if solo is unset.
-		{"recovered bundle job", store.LiveJob{ID: 9, Priority: Bulk, BatchID: 3, Seq: 5, Recoveries: 2}, "job:9:r2", Resumed, false, 0, 0},
+		{"recovered bundle job", store.LiveJob{ID: 9, Priority: jobtype.Bulk, BatchID: 3, Seq: 5, Recoveries: 2}, "job:9:r2", Resumed, false, 0, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := Carrier(c.job)
@@ -58,15 +59,15 @@ func TestPayloadOfRejectsBadPayloads(t *testing.T) {
 // the largest budget of its jobs, in the queue of the first.
 func TestTasksOfGroupsJobsByCarrier(t *testing.T) {
 	jobs := []store.LiveJob{
-		{ID: 1, Priority: Bulk, BatchID: 5, Seq: 0, MaxMS: 100},
-		{ID: 2, Priority: Bulk, BatchID: 5, Seq: 1, MaxMS: 0}, // the kind's default, at most DefaultMaxMS
-		{ID: 3, Priority: Bulk, BatchID: 5, Seq: 64, MaxMS: 10},
-		{ID: 4, Priority: Interactive, MaxMS: 20},
-		{ID: 5, Priority: Bulk, BatchID: 5, Seq: 2, Recoveries: 1, MaxMS: 30},
+		{ID: 1, Priority: jobtype.Bulk, BatchID: 5, Seq: 0, MaxMS: 100},
+		{ID: 2, Priority: jobtype.Bulk, BatchID: 5, Seq: 1, MaxMS: 0}, // the kind's default, at most solver.DefaultMaxMS
+		{ID: 3, Priority: jobtype.Bulk, BatchID: 5, Seq: 64, MaxMS: 10},
+		{ID: 4, Priority: jobtype.Interactive, MaxMS: 20},
+		{ID: 5, Priority: jobtype.Bulk, BatchID: 5, Seq: 2, Recoveries: 1, MaxMS: 30},
 	}
 	got := tasksOf(jobs)
 	want := []task{
-		{Payload{BatchID: 5, Bundle: 0}, Bulk, DefaultMaxMS},
+		{Payload{BatchID: 5, Bundle: 0}, Bulk, solver.DefaultMaxMS},
 		{Payload{BatchID: 5, Bundle: 1}, Bulk, 10},
 		{Payload{JobID: 4}, Interactive, 20},
 		{Payload{JobID: 5, Recovery: 1}, Resumed, 30},
@@ -85,7 +86,7 @@ func TestQueuesPutResumedWorkFirst(t *testing.T) {
 	if !(Queues[Resumed] > Queues[Interactive] && Queues[Interactive] > Queues[Bulk]) {
 		t.Fatalf("queue priorities %v: want resumed > interactive > bulk", Queues)
 	}
-	if ValidPriority(Resumed) {
+	if jobtype.Priority(Resumed).Valid() {
 		t.Fatal("resumed is not a priority a client may ask for")
 	}
 }

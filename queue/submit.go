@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -16,7 +16,7 @@ import (
 // enqueues it later: the error is logged, not returned. The error returned
 // is CreateJob's, unwrapped, for the caller to map to a status.
 func Submit(ctx context.Context, st *store.Store, c *Client, p store.JobParams, log *slog.Logger) (store.Job, error) {
-	if p.Priority == Interactive {
+	if p.Priority == jobtype.Interactive {
 		// Before the job exists, so that bulk searches yield while it is
 		// stored too; in parallel, since the notice is best effort.
 		go func() {
@@ -26,7 +26,7 @@ func Submit(ctx context.Context, st *store.Store, c *Client, p store.JobParams, 
 		}()
 	}
 	job, err := st.CreateJob(ctx, p)
-	if err != nil || job.State != wire.Queued {
+	if err != nil || job.State != jobtype.Queued {
 		return job, err
 	}
 	if _, err := c.Enqueue(ctx, job.ID, job.Priority, job.Budget.MaxMS); err != nil {

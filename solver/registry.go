@@ -78,12 +78,13 @@ func (r *Registry) ParseAs(kind string, data []byte) (Level, error) {
 	return k.Parse(data)
 }
 
-// IsLevel reports whether data is a JSON object that names its kind or
-// that a kind recognises without one: a bare level rather than a wrapper
-// such as {"level": …}.
-func (r *Registry) IsLevel(data []byte) bool {
-	var fields map[string]json.RawMessage
-	if json.Unmarshal(data, &fields) != nil || fields == nil {
+// IsLevel reports whether a JSON object, given as its top-level fields,
+// is a level rather than a wrapper such as {"level": …}: it names its kind,
+// or a kind recognises it without one (a [Detector]). It is the one level
+// detector: the API's job and batch body forms ask it, and Parse (so
+// puzzlectl too) uses the same Detectors.
+func (r *Registry) IsLevel(fields map[string]json.RawMessage) bool {
+	if fields == nil {
 		return false
 	}
 	if _, ok := fields["kind"]; ok {
@@ -121,10 +122,19 @@ func (r *Registry) detectFields(fields map[string]json.RawMessage) Kind {
 // KindOf returns the Kind that a parsed level belongs to.
 func (r *Registry) KindOf(lvl Level) Kind { return r.kinds[lvl.Kind()] }
 
-// DefaultBudget is the budget of a job of the named kind that names none:
-// the kind's own ([BudgetDefaulter]) or DefaultMaxMS milliseconds.
-func (r *Registry) DefaultBudget(name string) Budget {
-	if d, ok := r.kinds[name].(BudgetDefaulter); ok {
+// DefaultBudget is the budget of a job of the named kind that names none
+// (see [BudgetFor]).
+func (r *Registry) DefaultBudget(name string) Budget { return BudgetFor(r.kinds[name], Budget{}) }
+
+// BudgetFor is the budget a job of kind k searches with when it asked for
+// b: b, or for the zero budget the kind's own default ([BudgetDefaulter])
+// or DefaultMaxMS milliseconds. It is the one place that default is
+// applied (jobs store the zero budget as they were sent).
+func BudgetFor(k Kind, b Budget) Budget {
+	if b != (Budget{}) {
+		return b
+	}
+	if d, ok := k.(BudgetDefaulter); ok {
 		return d.DefaultBudget()
 	}
 	return Budget{MaxMS: DefaultMaxMS}

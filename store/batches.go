@@ -10,7 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -27,7 +27,7 @@ type BatchParams struct {
 	// in a request body, the versions of the kinds seen) or return an
 	// error, which aborts the batch and is returned (wrapped).
 	Finish      func(*BatchParams) error
-	Priority    string
+	Priority    jobtype.Priority
 	Budget      solver.Budget
 	Playouts    *int // difficulty option of every job, as JobParams.Playouts
 	Labels      json.RawMessage
@@ -46,7 +46,7 @@ type LevelStream interface {
 type Batch struct {
 	ID         int64
 	Total      int
-	Priority   string
+	Priority   jobtype.Priority
 	Labels     json.RawMessage
 	CreatedAt  time.Time
 	CanceledAt *time.Time
@@ -311,7 +311,7 @@ func (s *Store) GetBatch(ctx context.Context, id int64) (Batch, error) {
 		if cached {
 			b.Cached += n
 		}
-		if !wire.JobState(state).Live() {
+		if !jobtype.State(state).Live() {
 			final += n
 			if last != nil && (b.FinishedAt == nil || last.After(*b.FinishedAt)) {
 				b.FinishedAt = last
@@ -336,7 +336,7 @@ type BatchResult struct {
 	JobID     int64
 	LevelHash string
 	Kind      string
-	State     wire.JobState
+	State     jobtype.State
 	Cached    bool
 	Error     *string
 	Result    *Result

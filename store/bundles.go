@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // Bundles. The jobs of a batch travel in bundles, one task for the jobs
@@ -27,7 +28,7 @@ type LiveBundle struct {
 	BatchID  int64
 	FirstSeq int32
 	EndSeq   int32
-	Priority string
+	Priority jobtype.Priority
 	MaxMS    int64
 }
 

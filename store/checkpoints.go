@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // SaveCheckpoint overwrites the job's checkpoint with a newer one. It
@@ -14,7 +14,7 @@ import (
 func (s *Store) SaveCheckpoint(ctx context.Context, jobID int64, seq int32, nodes int64, blob []byte) (bool, error) {
 	tag, err := s.pool.Exec(ctx, `
 		INSERT INTO checkpoints (job_id, seq, nodes, blob)
-		SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND `+stateIs(wire.Running)+`)
+		SELECT $1, $2, $3, $4 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND `+stateIs(jobtype.Running)+`)
 		ON CONFLICT (job_id) DO UPDATE SET seq = excluded.seq, nodes = excluded.nodes,
 			blob = excluded.blob, updated_at = now()
 		WHERE checkpoints.seq < excluded.seq`, jobID, seq, nodes, blob)

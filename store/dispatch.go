@@ -6,12 +6,14 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // LiveJob is a job the dispatcher must make sure asynq carries.
 type LiveJob struct {
 	ID       int64
-	Priority string
+	Priority jobtype.Priority
 	MaxMS    int64
 	BatchID  int64 // 0: not in a batch
 	Seq      int32 // position in the batch

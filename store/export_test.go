@@ -1,6 +1,6 @@
 package store
 
-import "github.com/puzzled/puzzled/api/wire"
+import "github.com/puzzled/puzzled/jobtype"
 
 // For TestKeyedWritesReadOnlyTheirJobs: FinishJobs' statement, and the
 // conditions the other keyed writes use.
@@ -9,4 +9,4 @@ const (
 	StillLive     = stillLive
 )
 
-var StateRunning = stateIs(wire.Running)
+var StateRunning = stateIs(jobtype.Running)

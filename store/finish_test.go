@@ -1,14 +1,13 @@
 package store_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 // TestKeyedWritesReadOnlyTheirJobs: on a large history analyzed before a
@@ -19,15 +18,13 @@ import (
 // jobs_list_state or jobs_live_batch, as they did when their state
 // condition was an index condition (59 ms a finish with 50,000 queued).
 func TestKeyedWritesReadOnlyTheirJobs(t *testing.T) {
-	st, ctx := setup(t)
-	if err := st.Seed(ctx, store.SeedParams{Jobs: 50_000, Levels: 10_000, Batches: 500, Kinds: kinds.Registry().Names()}); err != nil {
+	st, ctx, url := setupURL(t)
+	if err := storetest.Seed(ctx, url, storetest.SeedParams{Jobs: 50_000, Levels: 10_000, Batches: 500, Kinds: kinds.Registry().Names()}); err != nil {
 		t.Fatal(err)
 	}
 	levels := make([]store.Level, 5_000)
 	for i := range levels {
-		body := fmt.Appendf(nil, `{"kind":"twoends","values":[%d,1,2]}`, i)
-		sum := sha256.Sum256(body)
-		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: body}
+		levels[i] = storetest.Level("twoends", fmt.Appendf(nil, `{"kind":"twoends","values":[%d,1,2]}`, i))
 	}
 	batch, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3,
 		Versions: map[string]string{"twoends": "x"}})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -21,8 +21,8 @@ type Job struct {
 	Seq         *int32
 	LevelHash   string
 	Kind        string
-	State       wire.JobState
-	Priority    string
+	State       jobtype.State
+	Priority    jobtype.Priority
 	Budget      solver.Budget
 	Playouts    *int // the job's difficulty option; nil: the worker's default
 	Labels      json.RawMessage
@@ -47,7 +47,7 @@ type Progress struct {
 // JobParams are the arguments of CreateJob.
 type JobParams struct {
 	Level         Level
-	Priority      string
+	Priority      jobtype.Priority
 	Budget        solver.Budget
 	Playouts      *int // per player, of the difficulty figures: nil the worker's default, 0 none (cachedFor)
 	Labels        json.RawMessage
@@ -224,7 +224,7 @@ func collectRunnable(rows pgx.Rows) ([]RunnableJob, error) {
 // running and a crash during its search counts against it.
 func (s *Store) MarkRunning(ctx context.Context, id int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
-		started_at = coalesce(started_at, now()) WHERE id = $1 AND `+stateIs(wire.Queued), id)
+		started_at = coalesce(started_at, now()) WHERE id = $1 AND `+stateIs(jobtype.Queued), id)
 	if err != nil {
 		return fmt.Errorf("store: mark job %d running: %w", id, err)
 	}
@@ -361,8 +361,8 @@ func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) e
 
 // CancelJob cancels a queued or running job. It returns the job's state
 // afterwards; canceling a final job changes nothing.
-func (s *Store) CancelJob(ctx context.Context, id int64) (wire.JobState, error) {
-	var state wire.JobState
+func (s *Store) CancelJob(ctx context.Context, id int64) (jobtype.State, error) {
+	var state jobtype.State
 	err := s.pool.QueryRow(ctx, `
 		WITH j AS (
 			UPDATE jobs SET state = 'canceled', finished_at = now()
@@ -383,8 +383,8 @@ func (s *Store) CancelJob(ctx context.Context, id int64) (wire.JobState, error) 
 }
 
 // JobState returns the state of a job.
-func (s *Store) JobState(ctx context.Context, id int64) (wire.JobState, error) {
-	var state wire.JobState
+func (s *Store) JobState(ctx context.Context, id int64) (jobtype.State, error) {
+	var state jobtype.State
 	err := s.pool.QueryRow(ctx, `SELECT state FROM jobs WHERE id = $1`, id).Scan(&state)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", fmt.Errorf("job %d: %w", id, ErrNotFound)
@@ -402,7 +402,7 @@ func (s *Store) JobState(ctx context.Context, id int64) (wire.JobState, error) {
 func (s *Store) RequeueJob(ctx context.Context, id int64) error {
 	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL,
 			worker_id = NULL, recoveries = recoveries + 1
-		WHERE id = $1 AND `+stateIs(wire.Running), id)
+		WHERE id = $1 AND `+stateIs(jobtype.Running), id)
 	if err != nil {
 		return fmt.Errorf("store: requeue job %d: %w", id, err)
 	}
@@ -434,7 +434,7 @@ func nullJSON(b json.RawMessage) *string {
 // JobCount is the number of jobs of one kind in one state.
 type JobCount struct {
 	Kind  string
-	State string
+	State jobtype.State
 	Count int64
 }
 

@@ -9,7 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/puzzled/puzzled/api/wire"
+
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // Lists page newest first by (created_at, id) — (created_at, hash) for
@@ -23,9 +24,6 @@ import (
 // labels through job_labels and level_labels, a level's verdict through
 // the levels row (migrations/00009_list_paths.sql).
 
-// MaxListLimit caps the rows of one page.
-const MaxListLimit = wire.MaxListLimit
-
 // Position is where a page ends: the sort key of its last row.
 type Position struct {
 	At  time.Time
@@ -37,7 +35,7 @@ type Position struct {
 type JobFilter struct {
 	BatchID   int64
 	Kind      string
-	State     string
+	State     jobtype.State
 	Verdict   string
 	LevelHash string
 	Labels    []Label // each must be among the job's labels
@@ -105,8 +103,25 @@ func limitOf(n int) int {
 	return n
 }
 
-// JobListItem is a row of a list; the API sends it as it is.
-type JobListItem = wire.JobListItem
+// JobListItem is a job in a list: the job without progress, with its
+// result's headline (no plan, proof or details).
+type JobListItem struct {
+	ID         int64
+	BatchID    *int64
+	Seq        *int32
+	LevelHash  string
+	Kind       string
+	State      jobtype.State
+	Priority   jobtype.Priority
+	Labels     json.RawMessage
+	Cached     bool
+	Verdict    *string
+	Value      *int64
+	Optimal    *bool
+	Error      *string
+	CreatedAt  time.Time
+	FinishedAt *time.Time
+}
 
 // JobsQuery returns the SQL and arguments of ListJobs (for EXPLAIN in tests
 // and benchmarks).
@@ -269,8 +284,15 @@ type BatchFilter struct {
 	Limit  int
 }
 
-// BatchListItem is a row of a list; the API sends it as it is.
-type BatchListItem = wire.BatchListItem
+// BatchListItem is a batch in a list, without its progress counts.
+type BatchListItem struct {
+	ID         int64
+	Total      int
+	Priority   jobtype.Priority
+	Labels     json.RawMessage
+	CreatedAt  time.Time
+	CanceledAt *time.Time
+}
 
 // BatchesQuery returns the SQL and arguments of ListBatches.
 func BatchesQuery(f BatchFilter) (string, []any) {
@@ -310,8 +332,19 @@ type LevelFilter struct {
 	Limit   int
 }
 
-// LevelListItem is a row of a list; the API sends it as it is.
-type LevelListItem = wire.LevelListItem
+// LevelListItem is a level in a list (without its body), with its newest
+// definitive result's headline.
+type LevelListItem struct {
+	Hash          string
+	Kind          string
+	CreatedAt     time.Time
+	Verdict       *string
+	Value         *int64
+	Optimal       *bool
+	SolverVersion *string
+	JobID         *int64 // of that result
+	SolvedAt      *time.Time
+}
 
 // LevelsQuery returns the SQL and arguments of ListLevels.
 //
@@ -390,10 +423,9 @@ func (s *Store) ListLevels(ctx context.Context, f LevelFilter, fn func(LevelList
 	})
 }
 
-// LevelResultItem is one result a level has had (GET /v1/levels/{hash}/results);
-// the API sends it as a wire.LevelResultItem.
+// LevelResultItem is one result a level has had, and its job.
 type LevelResultItem struct {
-	JobID int64 `json:"job_id"`
+	JobID int64
 	Result
 }
 

@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 // listQueries are one query of each list with each filter, on the history
@@ -25,7 +26,7 @@ func listQueries(levelHash string, cursor time.Time) map[string]func() (string, 
 		"jobs":                jobs(store.JobFilter{}),
 		"jobs?batch":          jobs(store.JobFilter{BatchID: 7}),
 		"jobs?kind":           jobs(store.JobFilter{Kind: "sheep"}),
-		"jobs?state":          jobs(store.JobFilter{State: string(wire.Failed)}),
+		"jobs?state":          jobs(store.JobFilter{State: jobtype.Failed}),
 		"jobs?verdict":        jobs(store.JobFilter{Verdict: "unsolvable"}),
 		"jobs?level":          jobs(store.JobFilter{LevelHash: levelHash}),
 		"jobs?label":          jobs(store.JobFilter{Labels: label}),
@@ -82,8 +83,8 @@ var listIndexes = map[string][]string{
 // and the label and level-verdict lists through the indexes built for them
 // (listIndexes).
 func TestListQueriesUseIndexes(t *testing.T) {
-	st, ctx := setup(t)
-	if err := st.Seed(ctx, store.SeedParams{Jobs: 100_000, Levels: 20_000, Batches: 10_000, Kinds: kinds.Registry().Names()}); err != nil {
+	st, ctx, url := setupURL(t)
+	if err := storetest.Seed(ctx, url, storetest.SeedParams{Jobs: 100_000, Levels: 20_000, Batches: 10_000, Kinds: kinds.Registry().Names()}); err != nil {
 		t.Fatal(err)
 	}
 	var someLevel string

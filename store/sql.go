@@ -1,16 +1,16 @@
 package store
 
 import (
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
 // SQL written once, built from the typed constants so that Go and SQL
 // cannot disagree on what "live" and "definitive" mean.
 const (
-	// liveStates lists the states a job can still leave (wire.JobState.Live):
+	// liveStates lists the states a job can still leave (jobtype.State.Live):
 	// write `state IN ` + liveStates.
-	liveStates = "('" + string(wire.Queued) + "', '" + string(wire.Running) + "')"
+	liveStates = "('" + string(jobtype.Queued) + "', '" + string(jobtype.Running) + "')"
 
 	// stillLive is the condition that a job found by its key (id, or
 	// batch and seq) is still live. "IS TRUE" keeps it a filter, never an
@@ -37,7 +37,7 @@ const (
 
 // stateIs is the condition that a job found by its key is in state st, as
 // a filter only (see stillLive).
-func stateIs(st wire.JobState) string { return "(state = '" + string(st) + "') IS TRUE" }
+func stateIs(st jobtype.State) string { return "(state = '" + string(st) + "') IS TRUE" }
 
 // jobLabels is the SQL of the labels of job j (an alias of jobs) whose
 // batch, if any, is b (an alias of batches, LEFT JOINed): the batch's

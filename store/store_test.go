@@ -2,8 +2,6 @@ package store_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -12,19 +10,28 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 // setup returns a store on a fresh, migrated database of this test alone.
 func setup(t *testing.T) (*store.Store, context.Context) {
 	t.Helper()
+	st, ctx, _ := setupURL(t)
+	return st, ctx
+}
+
+// setupURL is setup that also returns the database's URL (for
+// storetest.Seed).
+func setupURL(t *testing.T) (*store.Store, context.Context, string) {
+	t.Helper()
 	ctx := t.Context()
-	url := testenv.PostgresURL(t)
+	url := envtest.PostgresURL(t)
 	if err := store.Migrate(ctx, url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -33,13 +40,10 @@ func setup(t *testing.T) (*store.Store, context.Context) {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	return st, ctx
+	return st, ctx, url
 }
 
-func level(body string) store.Level {
-	sum := sha256.Sum256([]byte(body))
-	return store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "twoends", Body: []byte(body)}
-}
+func level(body string) store.Level { return storetest.Level("twoends", []byte(body)) }
 
 func twoends(values string) store.Level {
 	return level(fmt.Sprintf(`{"kind":"twoends","values":[%s]}`, values))
@@ -76,20 +80,20 @@ func TestCreateJobReusesDefinitiveResultOfSameVersion(t *testing.T) {
 	st, ctx := setup(t)
 	lvl := twoends("3,1,2")
 	first := mustCreateJob(t, st, lvl, "twoends/1")
-	if first.State != wire.Queued || first.Cached {
+	if first.State != jobtype.Queued || first.Cached {
 		t.Fatalf("first job: state %s cached %v", first.State, first.Cached)
 	}
 	run(t, st, first.ID, "twoends/1", solved(2))
 
 	again := mustCreateJob(t, st, lvl, "twoends/1")
-	if again.State != wire.Done || !again.Cached || again.Result == nil || *again.Result.Value != 2 {
+	if again.State != jobtype.Done || !again.Cached || again.Result == nil || *again.Result.Value != 2 {
 		t.Fatalf("same version: got %+v", again)
 	}
 	if string(again.Result.Plan) != `"LRL"` {
 		t.Fatalf("cached plan = %s", again.Result.Plan)
 	}
 	newer := mustCreateJob(t, st, lvl, "twoends/2")
-	if newer.State != wire.Queued || newer.Cached {
+	if newer.State != jobtype.Queued || newer.Cached {
 		t.Fatalf("other version must run again: %+v", newer)
 	}
 	got, err := st.GetLevel(ctx, lvl.Hash)
@@ -107,7 +111,7 @@ func TestUnknownResultIsNotReused(t *testing.T) {
 	lvl := twoends("1,2")
 	j := mustCreateJob(t, st, lvl, "v")
 	run(t, st, j.ID, "v", solver.Result{Verdict: solver.Unknown})
-	if again := mustCreateJob(t, st, lvl, "v"); again.Cached || again.State != wire.Queued {
+	if again := mustCreateJob(t, st, lvl, "v"); again.Cached || again.State != jobtype.Queued {
 		t.Fatalf("an unknown result must not complete a new job: %+v", again)
 	}
 }
@@ -158,7 +162,7 @@ func TestCancelJobStopsEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	state, err := st.CancelJob(ctx, j.ID)
-	if err != nil || state != wire.Canceled {
+	if err != nil || state != jobtype.Canceled {
 		t.Fatalf("CancelJob = %q, %v", state, err)
 	}
 	if ok, err := finishJob(ctx, st, j.ID, "v", solved(0)); ok || err != nil {
@@ -170,7 +174,7 @@ func TestCancelJobStopsEverything(t *testing.T) {
 	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, 10, []byte("x")); ok {
 		t.Fatal("checkpoint of a canceled job was stored")
 	}
-	if state, _ := st.CancelJob(ctx, j.ID); state != wire.Canceled {
+	if state, _ := st.CancelJob(ctx, j.ID); state != jobtype.Canceled {
 		t.Fatalf("second cancel: state %q", state)
 	}
 	if _, err := st.CancelJob(ctx, 9999); !errors.Is(err, store.ErrNotFound) {
@@ -215,7 +219,7 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := st.GetJob(ctx, j.ID)
-	if got.State != wire.Queued || got.Attempts != 0 {
+	if got.State != jobtype.Queued || got.Attempts != 0 {
 		t.Fatalf("after requeue: state %s attempts %d", got.State, got.Attempts)
 	}
 	claimed, err := st.ClaimLiveJobs(ctx, time.Now(), 10)
@@ -416,7 +420,7 @@ func TestNextAttemptSeesTheLastError(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, _ := st.GetJob(ctx, j.ID)
-	if got.State != wire.Failed || got.Error == nil || *got.Error != "gave up" {
+	if got.State != jobtype.Failed || got.Error == nil || *got.Error != "gave up" {
 		t.Fatalf("after final failure: %+v", got)
 	}
 }
@@ -457,7 +461,7 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j0.State != wire.Done || j0.Attempts != 1 || j0.StartedAt == nil || j0.StartedAt.After(*j0.FinishedAt) {
+	if j0.State != jobtype.Done || j0.Attempts != 1 || j0.StartedAt == nil || j0.StartedAt.After(*j0.FinishedAt) {
 		t.Fatalf("job finished straight from queued: %+v", j0)
 	}
 	batch, err := st.GetBatch(ctx, id)

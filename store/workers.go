@@ -1,14 +1,14 @@
 package store
 
 import (
-	"github.com/puzzled/puzzled/api/wire"
-
 	"context"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // Worker liveness. Every `puzzled work` process beats in the workers table;
@@ -96,7 +96,7 @@ func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration)
 
 // JobHolder returns a job's state and the worker holding it ("" if none):
 // the job's own owner, or for a job still in its bundle, the bundle's.
-func (s *Store) JobHolder(ctx context.Context, id int64) (state wire.JobState, owner string, err error) {
+func (s *Store) JobHolder(ctx context.Context, id int64) (state jobtype.State, owner string, err error) {
 	var o *string
 	err = s.pool.QueryRow(ctx, `
 		SELECT j.state, coalesce(j.worker_id, (

@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/e2etest"
 )
 
 // chromiumPath is Debian's headless-capable browser; .ci/run installs it.
@@ -35,7 +35,7 @@ func startDev(t *testing.T) (string, *client.Client) {
 	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
 		t.Fatal(err)
 	}
-	p := e2e.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+	p := e2etest.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
 	t.Cleanup(func() {
 		p.Signal(syscall.SIGINT)
 		select {

@@ -1,11 +1,14 @@
 package web_test
 
 import (
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/web"
 )
 
@@ -53,8 +56,16 @@ func TestHandler(t *testing.T) {
 func TestPagesLoadNothingFromElsewhere(t *testing.T) {
 	t.Parallel()
 	h := web.Handler()
-	for _, p := range []string{"/ui/", "/ui/assets/app.js", "/ui/assets/api.js", "/ui/assets/dom.js", "/ui/assets/draw.js",
-		"/ui/assets/batches.js", "/ui/assets/batch.js", "/ui/assets/job.js", "/ui/assets/submit.js", "/ui/assets/style.css"} {
+	paths := []string{"/ui/"}
+	if err := fs.WalkDir(os.DirFS("static"), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && p != "index.html" { // index.html is the shell, /ui/
+			paths = append(paths, "/ui/assets/"+p)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range paths {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
 		if rec.Code != 200 {
@@ -62,6 +73,28 @@ func TestPagesLoadNothingFromElsewhere(t *testing.T) {
 		}
 		if body := rec.Body.String(); strings.Contains(body, "http://") || strings.Contains(body, "https://") || strings.Contains(body, "//cdn") {
 			t.Errorf("%s names another host", p)
+		}
+	}
+}
+
+// TestEveryKindHasARenderer: each registered kind draws its states with a
+// module of its own, static/kinds/<kind>.js (draw.js finds it by the
+// kind's name), which exports draw and describe.
+func TestEveryKindHasARenderer(t *testing.T) {
+	t.Parallel()
+	h := web.Handler()
+	for _, kind := range kinds.Registry().Names() {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/ui/assets/kinds/"+kind+".js", nil))
+		body := rec.Body.String()
+		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/javascript") {
+			t.Errorf("kind %s: /ui/assets/kinds/%s.js answers %d %q", kind, kind, rec.Code, rec.Header().Get("Content-Type"))
+			continue
+		}
+		for _, fn := range []string{"export function draw(", "export function describe("} {
+			if !strings.Contains(body, fn) {
+				t.Errorf("kinds/%s.js has no %s…)", kind, fn)
+			}
 		}
 	}
 }

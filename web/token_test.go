@@ -7,13 +7,13 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/e2etest"
 )
 
 // TestWorkbenchWithToken: with API tokens configured the pages ask for
 // one, keep it in session storage and send it with every API call.
 func TestWorkbenchWithToken(t *testing.T) {
-	s := e2e.StartStack(t, "PUZZLED_API_TOKENS=ci:s3cret-token")
+	s := e2etest.StartStack(t, "PUZZLED_API_TOKENS=ci:s3cret-token")
 	b := newBrowser(t, s.URL)
 	tb := b.open(t, "submit-with-token", "/ui/submit")
 	tb.run(t,

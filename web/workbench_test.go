@@ -15,13 +15,13 @@ import (
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 // pasted is what the submit test pastes: one level of each kind but sheep
 // (which comes as a dropped community file), and an unsolvable zuma.

@@ -103,18 +103,6 @@ func (b *bundleRun) end(ctx context.Context) {
 	b.w.mu.Unlock()
 }
 
-// holdBundle marks a bundle as worked through by this process; false if
-// it already is (a second delivery of its task must not claim it again).
-func (w *Worker) holdBundle(k store.BundleKey) bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.bundles[k] {
-		return false
-	}
-	w.bundles[k] = true
-	return true
-}
-
 // releaseHeld lets go of the jobs the bundle still holds, at its end.
 func (b *bundleRun) releaseHeld() {
 	var ids []int64
@@ -166,17 +154,6 @@ func (b *bundleRun) claim(ctx context.Context, p queue.Payload) error {
 	}
 	b.jobs = jobs
 	return nil
-}
-
-// holdJobs holds the jobs it can and returns them.
-func (w *Worker) holdJobs(jobs []store.RunnableJob) []store.RunnableJob {
-	kept := jobs[:0]
-	for _, j := range jobs {
-		if w.hold(j.ID) {
-			kept = append(kept, j)
-		}
-	}
-	return kept
 }
 
 func (b *bundleRun) shuttingDown() bool {

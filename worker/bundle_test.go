@@ -2,8 +2,6 @@ package worker_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,13 +17,14 @@ import (
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
 
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/internal/solveproc"
-	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -40,7 +39,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(testenv.Run(m))
+	os.Exit(envtest.Run(m))
 }
 
 const solveChildEnv = "WORKER_TEST_SOLVE_CHILD"
@@ -132,7 +131,7 @@ type env struct {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	url := testenv.PostgresURL(t)
+	url := envtest.PostgresURL(t)
 	if err := store.Migrate(t.Context(), url, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +140,7 @@ func newEnv(t *testing.T) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.Close)
-	addr, db := testenv.RedisAddr(t)
+	addr, db := envtest.RedisAddr(t)
 	opt, err := queue.RedisOpt(addr, db)
 	if err != nil {
 		t.Fatal(err)
@@ -190,10 +189,9 @@ func (e *env) batch(t *testing.T, ms []int64, panicAt int, gated ...int) int64 {
 	for i, d := range ms {
 		body, _ := json.Marshal(sleepLevel{MS: d, N: i, Panic: i == panicAt, Gate: slices.Contains(gated, i)})
 		body = append([]byte(`{"kind":"sleep",`), body[1:]...)
-		sum := sha256.Sum256(body)
-		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep", Body: body}
+		levels[i] = storetest.Level("sleep", body)
 	}
-	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: queue.Bulk, MaxAttempts: 3,
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3,
 		Versions: map[string]string{"sleep": "1"}})
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +202,7 @@ func (e *env) batch(t *testing.T, ms []int64, panicAt int, gated ...int) int64 {
 // jobRow is what the tests check of each job of a batch.
 type jobRow struct {
 	Seq      int32
-	State    wire.JobState
+	State    jobtype.State
 	Attempts int32
 	Solo     bool
 	Verdict  *string
@@ -237,7 +235,7 @@ func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
 // waitBatch waits until every job of the batch is final.
 func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jobRow {
 	t.Helper()
-	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be done", batchID), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("batch %d to be done", batchID), func() bool {
 		b, err := e.st.GetBatch(t.Context(), batchID)
 		if err != nil {
 			t.Fatal(err)
@@ -261,7 +259,7 @@ func slowAfter(d time.Duration) func(*worker.Config) {
 func checkAllDoneOnce(t *testing.T, rows []jobRow, attempts int32) {
 	t.Helper()
 	for _, r := range rows {
-		if r.State != wire.Done || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
+		if r.State != jobtype.Done || r.Results != 1 || r.Verdict == nil || *r.Verdict != "solved" ||
 			!r.Started || r.Attempts != attempts {
 			t.Errorf("job seq %d: %+v; want done, solved, one result, started, %d attempt(s)", r.Seq, r, attempts)
 		}
@@ -304,13 +302,13 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 	// While the slow job searches (it waits for the gate) it shows
 	// running, and the jobs after it are done by the other slot as solo
 	// tasks.
-	testwait.WaitFor(t, 60*time.Second, "the rest of the bundle to be done while the slow job runs", func() bool {
+	waittest.WaitFor(t, time.Minute, "the rest of the bundle to be done while the slow job runs", func() bool {
 		rows := e.jobs(t, id)
 		restDone := true
 		for _, r := range rows[slow+1:] {
-			restDone = restDone && r.State == wire.Done
+			restDone = restDone && r.State == jobtype.Done
 		}
-		if restDone && (rows[slow].State != wire.Running || rows[slow].Attempts != 1) {
+		if restDone && (rows[slow].State != jobtype.Running || rows[slow].Attempts != 1) {
 			t.Fatalf("rest of the bundle done while the slow job is %+v; want running, attempt 1", rows[slow])
 		}
 		return restDone
@@ -367,16 +365,15 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	}
 
 	body := []byte(`{"kind":"sleep","ms":1,"n":99}`)
-	sum := sha256.Sum256(body)
-	interactive, err := e.st.CreateJob(t.Context(), store.JobParams{Level: store.Level{Hash: hex.EncodeToString(sum[:]), Kind: "sleep",
-		Body: body}, Priority: queue.Interactive, MaxAttempts: 3})
+	interactive, err := e.st.CreateJob(t.Context(), store.JobParams{Level: storetest.Level("sleep", body),
+		Priority: jobtype.Interactive, MaxAttempts: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, queue.Interactive, 0); err != nil {
+	if _, err := e.qc.Enqueue(t.Context(), interactive.ID, jobtype.Interactive, 0); err != nil {
 		t.Fatal(err)
 	}
-	testwait.WaitFor(t, time.Minute, "the interactive job to be solved", func() bool {
+	waittest.WaitFor(t, time.Minute, "the interactive job to be solved", func() bool {
 		return len(e.solvedBy(t, `j.id = $1`, interactive.ID)) == 1
 	})
 	if pid := e.solvedBy(t, `j.id = $1`, interactive.ID)[0]; pid != self {
@@ -456,19 +453,19 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 	ms := []int64{0, 0, 0, 0, 0}
 	id := e.batch(t, ms, -1, 1)
 	stop := e.startWorker(t, 1, slowAfter(2*time.Second))
-	testwait.WaitFor(t, 60*time.Second, "the slow job to run", func() bool {
-		return e.jobs(t, id)[1].State == wire.Running
+	waittest.WaitFor(t, time.Minute, "the slow job to run", func() bool {
+		return e.jobs(t, id)[1].State == jobtype.Running
 	})
 	stop()
 	rows := e.jobs(t, id)
-	if rows[0].State != wire.Done {
+	if rows[0].State != jobtype.Done {
 		t.Errorf("job done before the shutdown not stored: %+v", rows[0])
 	}
-	if r := rows[1]; r.State != wire.Queued || r.Attempts != 0 || !r.Solo {
+	if r := rows[1]; r.State != jobtype.Queued || r.Attempts != 0 || !r.Solo {
 		t.Errorf("interrupted job %+v; want queued, solo, the attempt not counted", r)
 	}
 	for _, r := range rows[2:] {
-		if r.State != wire.Queued || !r.Solo {
+		if r.State != jobtype.Queued || !r.Solo {
 			t.Errorf("job not reached %+v; want queued, solo", r)
 		}
 	}

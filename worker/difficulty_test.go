@@ -2,16 +2,16 @@ package worker_test
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"testing"
 	"time"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver/difficulty"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -35,11 +35,10 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum := sha256.Sum256(lvl.Canonical())
-		levels[i] = store.Level{Hash: hex.EncodeToString(sum[:]), Kind: lvl.Kind(), Body: lvl.Canonical()}
+		levels[i] = storetest.Level(lvl.Kind(), lvl.Canonical())
 		versions[lvl.Kind()] = reg.KindOf(lvl).Version()
 	}
-	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: queue.Bulk, MaxAttempts: 3, Versions: versions})
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3, Versions: versions})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -40,19 +40,6 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	srv := asynq.NewServer(cfg.Redis, asynq.Config{
-		Concurrency:     cfg.Concurrency,
-		Queues:          queue.Queues,
-		StrictPriority:  true,
-		RetryDelayFunc:  queue.RetryDelay,
-		ShutdownTimeout: 10 * time.Second,
-		// asynq sleeps this long (±50 %) when it finds every queue empty;
-		// its 1 s default adds up to 1.5 s to an interactive job on an idle
-		// worker and stalls a worker between two pages of the dispatcher.
-		TaskCheckInterval: queue.TaskCheckInterval,
-		Logger:            asynqLogger{logger.With(slog.String("component", "asynq"))},
-		LogLevel:          asynq.WarnLevel,
-	})
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopBeats()
 	if err := w.beat(beatCtx, logger); err != nil {
@@ -65,33 +52,9 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 			logger.Warn("bulk searches will not yield to interactive jobs submitted elsewhere", slog.Any("error", err))
 		}
 	}
-	mux := asynq.NewServeMux()
-	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
-	if err := srv.Start(mux); err != nil {
-		return fmt.Errorf("worker: start asynq server: %w", err)
-	}
-	var reserved *asynq.Server
-	if cfg.InteractiveSlots > 0 {
-		poll := cfg.InteractivePoll
-		if poll <= 0 {
-			poll = queue.InteractivePoll
-		}
-		reserved = asynq.NewServer(cfg.Redis, asynq.Config{
-			Concurrency:     cfg.InteractiveSlots,
-			Queues:          map[string]int{queue.Interactive: 1},
-			RetryDelayFunc:  queue.RetryDelay,
-			ShutdownTimeout: 10 * time.Second,
-			// asynq has no blocking dequeue: an idle server sleeps this
-			// long (±50 %) between polls. Short here, for latency; the
-			// cost is one small Redis script per poll (see docs/queries.md).
-			TaskCheckInterval: poll,
-			Logger:            asynqLogger{logger.With(slog.String("component", "asynq-interactive"))},
-			LogLevel:          asynq.WarnLevel,
-		})
-		if err := reserved.Start(mux); err != nil {
-			srv.Shutdown()
-			return fmt.Errorf("worker: start interactive asynq server: %w", err)
-		}
+	srv, err := startServers(cfg, logger, w.HandleSolve)
+	if err != nil {
+		return err
 	}
 	dispCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
@@ -100,15 +63,7 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	}
 	<-ctx.Done()
 	logger.Info("worker shutting down")
-	srv.Stop() // take no new tasks
-	if reserved != nil {
-		reserved.Stop()
-	}
-	w.Shutdown()   // stop running searches; they hand their jobs back
-	srv.Shutdown() // wait for the handlers to return
-	if reserved != nil {
-		reserved.Shutdown()
-	}
+	srv.stop(w)
 	w.Close()
 	stopDispatch()
 	wg.Wait()
@@ -120,6 +75,82 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 		logger.Warn("worker not removed from the workers table", slog.Any("error", err))
 	}
 	return nil
+}
+
+// servers are a worker process's asynq servers: the main one, and the one
+// of the reserved interactive slots (nil without).
+type servers struct {
+	main, reserved *asynq.Server
+}
+
+// startServers starts the asynq servers of cfg with handler.
+func startServers(cfg ServeConfig, logger *slog.Logger, handler asynq.HandlerFunc) (servers, error) {
+	mux := asynq.NewServeMux()
+	mux.HandleFunc(queue.TypeSolve, handler)
+	s := servers{main: mainServer(cfg, logger)}
+	if err := s.main.Start(mux); err != nil {
+		return servers{}, fmt.Errorf("worker: start asynq server: %w", err)
+	}
+	if cfg.InteractiveSlots > 0 {
+		s.reserved = reservedServer(cfg, logger)
+		if err := s.reserved.Start(mux); err != nil {
+			s.main.Shutdown()
+			return servers{}, fmt.Errorf("worker: start interactive asynq server: %w", err)
+		}
+	}
+	return s, nil
+}
+
+// stop takes no new tasks, stops the running searches of w (their jobs
+// are handed back) and waits for the handlers to return.
+func (s servers) stop(w *Worker) {
+	s.main.Stop()
+	if s.reserved != nil {
+		s.reserved.Stop()
+	}
+	w.Shutdown()
+	s.main.Shutdown()
+	if s.reserved != nil {
+		s.reserved.Shutdown()
+	}
+}
+
+// mainServer serves every queue, resumed work first, then interactive,
+// then bulk.
+func mainServer(cfg ServeConfig, logger *slog.Logger) *asynq.Server {
+	return asynq.NewServer(cfg.Redis, asynq.Config{
+		Concurrency:     cfg.Concurrency,
+		Queues:          queue.Queues,
+		StrictPriority:  true,
+		RetryDelayFunc:  queue.RetryDelay,
+		ShutdownTimeout: 10 * time.Second,
+		// asynq sleeps this long (±50 %) when it finds every queue empty;
+		// its 1 s default adds up to 1.5 s to an interactive job on an idle
+		// worker and stalls a worker between two pages of the dispatcher.
+		TaskCheckInterval: queue.TaskCheckInterval,
+		Logger:            asynqLogger{logger.With(slog.String("component", "asynq"))},
+		LogLevel:          asynq.WarnLevel,
+	})
+}
+
+// reservedServer serves the interactive queue only, in the reserved slots.
+func reservedServer(cfg ServeConfig, logger *slog.Logger) *asynq.Server {
+	poll := cfg.InteractivePoll
+	if poll <= 0 {
+		poll = queue.InteractivePoll
+	}
+	return asynq.NewServer(cfg.Redis, asynq.Config{
+		Concurrency:     cfg.InteractiveSlots,
+		Queues:          map[string]int{queue.Interactive: 1},
+		RetryDelayFunc:  queue.RetryDelay,
+		ShutdownTimeout: 10 * time.Second,
+		// asynq has no blocking dequeue: an idle server sleeps this
+		// long (±50 %) between polls. Short here, for latency; the
+		// cost is one small Redis script per poll (see docs/queries.md).
+		TaskCheckInterval: poll,
+		Logger:            asynqLogger{logger.With(slog.String("component", "asynq-interactive"))},
+		LogLevel:          asynq.WarnLevel,
+	})
 }
 
 // asynqLogger adapts slog to asynq's printf-style Logger interface.

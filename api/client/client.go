@@ -16,7 +16,7 @@ import (
 	"strings"
 
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // Client talks to one puzzled server.
@@ -52,16 +52,6 @@ func StatusOf(err error) int {
 		return e.Status
 	}
 	return 0
-}
-
-// JobOptions are the optional settings of a job or batch.
-type JobOptions struct {
-	Priority string        `json:"priority,omitempty"`
-	Budget   solver.Budget `json:"budget,omitzero"`
-	// Difficulty sets the playouts of the difficulty figures; nil: the
-	// server's default (figures for interactive jobs, none for bulk).
-	Difficulty *wire.DifficultyOption `json:"difficulty,omitempty"`
-	Labels     json.RawMessage        `json:"labels,omitempty"`
 }
 
 // do sends a request and decodes a JSON answer into out (if not nil).
@@ -110,10 +100,10 @@ func (c *Client) send(ctx context.Context, method, path string, body io.Reader, 
 }
 
 // CreateJob submits one level.
-func (c *Client) CreateJob(ctx context.Context, level json.RawMessage, opts JobOptions) (wire.Job, error) {
+func (c *Client) CreateJob(ctx context.Context, level json.RawMessage, opts jobtype.Options) (wire.Job, error) {
 	body, _ := json.Marshal(struct {
 		Level json.RawMessage `json:"level"`
-		JobOptions
+		jobtype.Options
 	}{level, opts})
 	var j wire.Job
 	return j, c.do(ctx, http.MethodPost, "/v1/jobs", bytes.NewReader(body), "application/json", &j)
@@ -135,19 +125,19 @@ func (c *Client) GetSolution(ctx context.Context, id int64) (Solution, error) {
 }
 
 // CancelJob cancels a job and returns its state.
-func (c *Client) CancelJob(ctx context.Context, id int64) (wire.JobState, error) {
+func (c *Client) CancelJob(ctx context.Context, id int64) (jobtype.State, error) {
 	var out wire.JobCancel
 	return out.State, c.do(ctx, http.MethodPost, "/v1/jobs/"+strconv.FormatInt(id, 10)+"/cancel", nil, "", &out)
 }
 
 // CreateBatch submits levels as one batch (sent as NDJSON, or as a JSON
 // object when it has labels) and returns its id.
-func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts JobOptions) (int64, error) {
+func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts jobtype.Options) (int64, error) {
 	if len(opts.Labels) > 0 {
 		// Labels travel only in the object form of the body.
 		body, _ := json.Marshal(struct {
 			Levels []json.RawMessage `json:"levels"`
-			JobOptions
+			jobtype.Options
 		}{levels, opts})
 		var out struct {
 			ID int64 `json:"id"`
@@ -161,7 +151,7 @@ func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts
 	}
 	q := url.Values{}
 	if opts.Priority != "" {
-		q.Set("priority", opts.Priority)
+		q.Set("priority", string(opts.Priority))
 	}
 	if opts.Budget.MaxMS > 0 {
 		q.Set("max_ms", strconv.FormatInt(opts.Budget.MaxMS, 10))

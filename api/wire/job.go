@@ -4,39 +4,35 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
 // Job is a job with its result and progress: POST /v1/jobs and
 // GET /v1/jobs/{id}.
 type Job struct {
-	ID          int64             `json:"id"`
-	BatchID     *int64            `json:"batch_id,omitempty"`
-	Seq         *int32            `json:"seq,omitempty"`
-	LevelHash   string            `json:"level_hash"`
-	Kind        string            `json:"kind"`
-	State       JobState          `json:"state"`
-	Priority    string            `json:"priority"`
-	Budget      solver.Budget     `json:"budget"`
-	Difficulty  *DifficultyOption `json:"difficulty,omitempty"`
-	Labels      json.RawMessage   `json:"labels,omitempty"`
-	Attempts    int32             `json:"attempts"`
-	MaxAttempts int32             `json:"max_attempts"`
-	Cached      bool              `json:"cached"`
-	Error       *string           `json:"error,omitempty"`
-	CreatedAt   time.Time         `json:"created_at"`
-	StartedAt   *time.Time        `json:"started_at,omitempty"`
-	FinishedAt  *time.Time        `json:"finished_at,omitempty"`
-	Progress    *Progress         `json:"progress,omitempty"`
-	Result      *Result           `json:"result,omitempty"`
-}
-
-// DifficultyOption is a job's "difficulty" option: how many playouts per player
-// its difficulty figures use (docs/difficulty.md). Playouts 0 means no
-// figures. A job without the option gets the worker's default (1,000) when
-// interactive and no figures when bulk; a bulk job shows {"playouts": 0}.
-type DifficultyOption struct {
-	Playouts int `json:"playouts"`
+	ID        int64            `json:"id"`
+	BatchID   *int64           `json:"batch_id,omitempty"`
+	Seq       *int32           `json:"seq,omitempty"`
+	LevelHash string           `json:"level_hash"`
+	Kind      string           `json:"kind"`
+	State     jobtype.State    `json:"state"`
+	Priority  jobtype.Priority `json:"priority"`
+	Budget    solver.Budget    `json:"budget"`
+	// Difficulty is the job's difficulty option; nil: the worker's
+	// default (1,000 playouts). A bulk job that asked nothing shows
+	// {"playouts": 0}.
+	Difficulty  *jobtype.Difficulty `json:"difficulty,omitempty"`
+	Labels      json.RawMessage     `json:"labels,omitempty"`
+	Attempts    int32               `json:"attempts"`
+	MaxAttempts int32               `json:"max_attempts"`
+	Cached      bool                `json:"cached"`
+	Error       *string             `json:"error,omitempty"`
+	CreatedAt   time.Time           `json:"created_at"`
+	StartedAt   *time.Time          `json:"started_at,omitempty"`
+	FinishedAt  *time.Time          `json:"finished_at,omitempty"`
+	Progress    *Progress           `json:"progress,omitempty"`
+	Result      *Result             `json:"result,omitempty"`
 }
 
 // Progress is what the last checkpoint of a running job says.
@@ -66,8 +62,8 @@ type Solution struct {
 
 // JobCancel is POST /v1/jobs/{id}/cancel: the job's state afterwards.
 type JobCancel struct {
-	ID    int64    `json:"id"`
-	State JobState `json:"state"`
+	ID    int64         `json:"id"`
+	State jobtype.State `json:"state"`
 }
 
 // Level is GET /v1/levels/{hash}: a stored level in canonical JSON and

@@ -3,6 +3,8 @@ package wire
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // MaxListLimit is the most items one page of a list holds.
@@ -11,32 +13,32 @@ const MaxListLimit = 1000
 // JobListItem is one row of GET /v1/jobs: the job without progress, with
 // its result's headline (no plan, proof or details).
 type JobListItem struct {
-	ID         int64           `json:"id"`
-	BatchID    *int64          `json:"batch_id,omitempty"`
-	Seq        *int32          `json:"seq,omitempty"`
-	LevelHash  string          `json:"level_hash"`
-	Kind       string          `json:"kind"`
-	State      JobState        `json:"state"`
-	Priority   string          `json:"priority"`
-	Labels     json.RawMessage `json:"labels,omitempty"`
-	Cached     bool            `json:"cached"`
-	Verdict    *string         `json:"verdict,omitempty"`
-	Value      *int64          `json:"value,omitempty"`
-	Optimal    *bool           `json:"optimal,omitempty"`
-	Error      *string         `json:"error,omitempty"`
-	CreatedAt  time.Time       `json:"created_at"`
-	FinishedAt *time.Time      `json:"finished_at,omitempty"`
+	ID         int64            `json:"id"`
+	BatchID    *int64           `json:"batch_id,omitempty"`
+	Seq        *int32           `json:"seq,omitempty"`
+	LevelHash  string           `json:"level_hash"`
+	Kind       string           `json:"kind"`
+	State      jobtype.State    `json:"state"`
+	Priority   jobtype.Priority `json:"priority"`
+	Labels     json.RawMessage  `json:"labels,omitempty"`
+	Cached     bool             `json:"cached"`
+	Verdict    *string          `json:"verdict,omitempty"`
+	Value      *int64           `json:"value,omitempty"`
+	Optimal    *bool            `json:"optimal,omitempty"`
+	Error      *string          `json:"error,omitempty"`
+	CreatedAt  time.Time        `json:"created_at"`
+	FinishedAt *time.Time       `json:"finished_at,omitempty"`
 }
 
 // BatchListItem is one row of GET /v1/batches (no progress counts: those
 // are per batch, GET /v1/batches/{id}).
 type BatchListItem struct {
-	ID         int64           `json:"id"`
-	Total      int             `json:"total"`
-	Priority   string          `json:"priority"`
-	Labels     json.RawMessage `json:"labels,omitempty"`
-	CreatedAt  time.Time       `json:"created_at"`
-	CanceledAt *time.Time      `json:"canceled_at,omitempty"`
+	ID         int64            `json:"id"`
+	Total      int              `json:"total"`
+	Priority   jobtype.Priority `json:"priority"`
+	Labels     json.RawMessage  `json:"labels,omitempty"`
+	CreatedAt  time.Time        `json:"created_at"`
+	CanceledAt *time.Time       `json:"canceled_at,omitempty"`
 }
 
 // LevelListItem is one row of GET /v1/levels: a level (without its body)

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/e2e"
 	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/solver/twoends/twoendstest"
 )
 
 // levelHash is the server's key of a level: SHA-256 of its canonical JSON.
@@ -70,7 +70,7 @@ func TestEndToEnd(t *testing.T) {
 		solved := 0
 		for i, row := range rows[1:] {
 			want := []string{strconv.Itoa(i), levelHash(t, values[i]), "twoends", "done", "solved",
-				strconv.FormatInt(e2e.TwoendsDP(values[i]), 10), "true", "exact"}
+				strconv.FormatInt(twoendstest.DP(values[i]), 10), "true", "exact"}
 			if strings.Join(row[:8], ",") != strings.Join(want, ",") || row[11] != "" {
 				t.Fatalf("row %d:\n got %v\nwant %v...", i, row, want)
 			}
@@ -102,7 +102,7 @@ func TestEndToEnd(t *testing.T) {
 		code, stdout, _ = runCLI(t, "", "--server", url, "get", results[0].LevelHash)
 		var lr wire.Level
 		if err := json.Unmarshal([]byte(stdout), &lr); code != exitOK || err != nil || lr.Kind != "twoends" ||
-			lr.Result == nil || *lr.Result.Value != e2e.TwoendsDP(values[0]) {
+			lr.Result == nil || *lr.Result.Value != twoendstest.DP(values[0]) {
 			t.Fatalf("get: exit %d, %v, %s", code, err, stdout)
 		}
 		if code, _, stderr := runCLI(t, "", "--server", url, "results", "999999"); code != exitError || !strings.Contains(stderr, "404") {
@@ -122,10 +122,10 @@ func TestEndToEnd(t *testing.T) {
 			Value *int64 `json:"value"`
 			Plan  string `json:"plan"`
 		}
-		if err := json.Unmarshal([]byte(stdout), &sol); code != exitOK || err != nil || sol.Value == nil || *sol.Value != e2e.TwoendsDP(v) {
+		if err := json.Unmarshal([]byte(stdout), &sol); code != exitOK || err != nil || sol.Value == nil || *sol.Value != twoendstest.DP(v) {
 			t.Fatalf("job: exit %d, %v, %s %s", code, err, stdout, stderr)
 		}
-		if got, err := e2e.ReplayTwoends(v, sol.Plan); err != nil || got != e2e.TwoendsDP(v) {
+		if got, err := twoendstest.Replay(v, sol.Plan); err != nil || got != twoendstest.DP(v) {
 			t.Fatalf("plan %q replays to %d, %v", sol.Plan, got, err)
 		}
 	})

@@ -10,6 +10,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // globals are the flags every command accepts, before or after its name.
@@ -47,16 +49,18 @@ func (f *jsonFlag) Set(s string) error {
 	return nil
 }
 
-// env is what a command runs with: the global settings and the process's
-// standard streams.
+// env is what a command runs with: the global settings, the process's
+// standard streams, and the registry of the kinds it reads and solves
+// locally (the server's own decides what the server accepts).
 type env struct {
 	globals
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	registry       *solver.Registry
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, registry: kinds.Registry()}
 	e.server = os.Getenv("PUZZLED_SERVER")
 	if e.server == "" {
 		e.server = "http://127.0.0.1:8080"

@@ -11,17 +11,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/puzzled/puzzled/internal/e2e"
-	"github.com/puzzled/puzzled/internal/testenv"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/envtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(testenv.Run(m)) }
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 // startStack runs `puzzled serve` and `puzzled work` on databases of the
 // test's own and returns the API's URL and the database URL.
 func startStack(t *testing.T) (url, databaseURL string) {
 	t.Helper()
-	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=2")
+	s := e2etest.StartStack(t, "PUZZLED_CONCURRENCY=2")
 	return s.URL, s.DatabaseURL
 }
 

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/puzzled/puzzled/solver/sheep"
 )
 
 // level is one level read from the inputs.
@@ -165,7 +163,7 @@ func wholeLevel(file string, data []byte) level {
 	if err := checkJSON(data); err != nil {
 		return level{file: file, err: err}
 	}
-	return level{file: file, data: withKind(data)}
+	return level{file: file, data: data}
 }
 
 // splitNDJSON reads one level per non-blank line.
@@ -180,7 +178,7 @@ func splitNDJSON(file string, r io.Reader) ([]level, error) {
 		if t := bytes.TrimSpace(text); len(t) > 0 {
 			lv := level{file: file, line: n}
 			if lv.err = checkJSON(t); lv.err == nil {
-				lv.data = withKind(t)
+				lv.data = t
 			}
 			out = append(out, lv)
 		}
@@ -216,25 +214,4 @@ func position(data []byte, offset int64) (line, col int) {
 	line = bytes.Count(before, []byte{'\n'}) + 1
 	col = len(before) - bytes.LastIndexByte(before, '\n')
 	return line, col
-}
-
-// withKind adds "kind":"sheep" to a community sheep level file: a JSON
-// object without "kind" but with "levelData" (docs/formats.md). Other
-// levels are returned as they are.
-func withKind(data []byte) []byte {
-	if len(data) == 0 || data[0] != '{' {
-		return data
-	}
-	var head map[string]json.RawMessage
-	if json.Unmarshal(data, &head) != nil {
-		return data
-	}
-	_, hasKind := head["kind"]
-	_, community := head["levelData"]
-	if hasKind || !community {
-		return data
-	}
-	out := make([]byte, 0, len(data)+16)
-	out = fmt.Appendf(out, `{"kind":%q,`, sheep.Name)
-	return append(out, data[1:]...)
 }

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/solver/sheep"
 )
 
@@ -166,45 +166,29 @@ const communityLevel = `{
   }
 }`
 
-func TestCollectCommunitySheepGetsKind(t *testing.T) {
+// TestCollectCommunitySheepIsALevel: community files go as they are, and
+// the registry's detector (the server's too) takes them for sheep levels.
+func TestCollectCommunitySheepIsALevel(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	files := map[string]string{
 		"level_90029.json": communityLevel,
 		"named.json":       `{"kind":"sheep","levelData":{"1":[{"id":"a","type":1,"rolNum":0,"rowNum":0,"layerNum":1}]}}`,
 		"lines.ndjson":     strings.ReplaceAll(communityLevel, "\n", "") + "\n",
-	})
+	}
+	writeFiles(t, dir, files)
 	levels, err := collectLevels([]string{dir}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	reg := kinds.Registry()
 	for _, l := range levels {
-		var head struct {
-			Kind      string          `json:"kind"`
-			LevelData json.RawMessage `json:"levelData"`
+		lvl, err := parseLevel(reg, l)
+		if err != nil || lvl.Kind() != sheep.Name {
+			t.Fatalf("%s: %v (in %s)", l.where(), err, l.data)
 		}
-		if err := json.Unmarshal(l.data, &head); err != nil || head.Kind != "sheep" || head.LevelData == nil {
-			t.Fatalf("%s: kind %q, err %v in %s", l.where(), head.Kind, err, l.data)
-		}
-		if _, err := sheep.Parse(l.data); err != nil {
-			t.Fatalf("%s: sheep parser rejects the converted level: %v", l.where(), err)
-		}
-	}
-	if n := strings.Count(string(levels[1].data), `"kind"`); n != 1 {
-		t.Fatalf("named.json has %d kind fields", n)
-	}
-}
-
-func TestWithKindLeavesOtherLevelsAlone(t *testing.T) {
-	t.Parallel()
-	for _, in := range []string{
-		`{"kind":"twoends","values":[1]}`,
-		`{"values":[1]}`,
-		`[1,2]`,
-		`{"kind":"zuma","levelData":{}}`,
-	} {
-		if got := string(withKind([]byte(in))); got != in {
-			t.Errorf("withKind(%s) = %s", in, got)
+		if want := strings.TrimSpace(files[filepath.Base(l.file)]); string(l.data) != want {
+			t.Fatalf("%s: sent as %s, want the file as it is", l.where(), l.data)
 		}
 	}
 }

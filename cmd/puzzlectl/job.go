@@ -9,8 +9,8 @@ import (
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // Long-polls of GET /v1/jobs/{id}?wait=: a spinner is refreshed after each
@@ -25,8 +25,8 @@ func runJob(ctx context.Context, e *env, args []string) int {
 		"Submits one level as an interactive job, waits for it and prints the solution, after\n"+
 			"replaying its plan locally. Ctrl-C cancels the job. Exit 2 if the job failed or was canceled,\n"+
 			"or its verdict is named by --fail-on.")
-	opts := client.JobOptions{}
-	fs.StringVar(&opts.Priority, "priority", "interactive", "interactive or bulk")
+	opts := jobtype.Options{}
+	fs.StringVar((*string)(&opts.Priority), "priority", "interactive", "interactive or bulk")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget (0: none)")
 	playouts := playoutsFlag(fs)
@@ -40,6 +40,9 @@ func runJob(ctx context.Context, e *env, args []string) int {
 		return exitError
 	}
 	opts.Difficulty = playouts()
+	if err := checkOptions(opts, jobtype.Alone); err != nil {
+		return e.errorf("job: %v", err)
+	}
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
 		return e.errorf("job: %v", err)
@@ -47,7 +50,7 @@ func runJob(ctx context.Context, e *env, args []string) int {
 	if len(levels) != 1 {
 		return e.errorf("job: %s holds %d levels; job takes one (use submit for more)", pos[0], len(levels))
 	}
-	reg := kinds.Registry()
+	reg := e.registry
 	lvl, err := parseLevel(reg, levels[0])
 	if err != nil {
 		return e.errorf("job: %s: %s", levels[0].where(), describe(err))
@@ -131,7 +134,7 @@ func cancelJob(e *env, c *client.Client, id int64) int {
 
 // finishJob fetches, verifies and prints the solution of a final job.
 func finishJob(ctx context.Context, e *env, c *client.Client, j wire.Job, kind solver.Kind, lvl solver.Level, fail failOn) int {
-	if j.State != wire.Done {
+	if j.State != jobtype.Done {
 		msg := string(j.State)
 		if j.Error != nil {
 			msg += ": " + *j.Error

@@ -248,7 +248,7 @@ func runBatches(ctx context.Context, e *env, args []string) int {
 		[]string{"id", "total", "priority", "labels", "created_at", "canceled_at"},
 		func(c *client.Client, q client.Filter, emit func(any, []string) error) error {
 			return c.ListBatches(ctx, q, func(b wire.BatchListItem) error {
-				return emit(b, []string{strconv.FormatInt(b.ID, 10), strconv.Itoa(b.Total), b.Priority,
+				return emit(b, []string{strconv.FormatInt(b.ID, 10), strconv.Itoa(b.Total), string(b.Priority),
 					labelsCell(b.Labels), timeCell(&b.CreatedAt), timeCell(b.CanceledAt)})
 			})
 		})

@@ -73,7 +73,12 @@ func commands() []command {
 // run is the whole program: it parses the global flags, runs the
 // subcommand and returns the exit status.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := newEnv(stdin, stdout, stderr)
+	return runEnv(ctx, newEnv(stdin, stdout, stderr), args)
+}
+
+// runEnv is run in e (tests give it another registry).
+func runEnv(ctx context.Context, e *env, args []string) int {
+	stdout, stderr := e.stdout, e.stderr
 	fs := flag.NewFlagSet("puzzlectl", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	e.globals.register(fs)

@@ -7,7 +7,6 @@ import (
 	"io"
 
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 func runReplay(ctx context.Context, e *env, args []string) int {
@@ -71,7 +70,7 @@ func localStates(ctx context.Context, e *env, path string, budget solver.Budget)
 	if levels[0].err != nil {
 		return nil, fmt.Errorf("%s: %w", levels[0].where(), levels[0].err)
 	}
-	reg := kinds.Registry()
+	reg := e.registry
 	lvl, err := reg.Parse(levels[0].data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", levels[0].where(), err)

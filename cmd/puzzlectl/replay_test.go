@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/jobtype"
 )
 
 // TestReplayFile solves a level locally and prints its states.
@@ -43,7 +44,7 @@ func TestReplayJob(t *testing.T) {
 	url, _ := startStack(t)
 	c := client.New(url)
 	level := `{"kind":"zuma","board":"RRWWRRBBRR","hand":"WB"}`
-	j, err := c.CreateJob(t.Context(), []byte(level), client.JobOptions{})
+	j, err := c.CreateJob(t.Context(), []byte(level), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/difficulty"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // solveLine is one line of `puzzlectl solve` output: a verified result or
@@ -54,7 +54,7 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 		bad = bad || l.Error != ""
 		return out.write(l)
 	}
-	err = solveAll(ctx, levels, solveOpts{Options: solver.Options{Budget: budget}, playouts: *playouts}, emit, out.idle)
+	err = solveAll(ctx, e.registry, levels, solveOpts{Options: solver.Options{Budget: budget}, playouts: *playouts}, emit, out.idle)
 	if ferr := out.flush(); err == nil {
 		err = ferr
 	}
@@ -73,10 +73,9 @@ func runSolve(ctx context.Context, e *env, args []string) int {
 // solveAll solves the levels on GOMAXPROCS goroutines and calls emit for
 // each in input order. It calls idle before it waits for a result, so that
 // the output so far can be flushed.
-func solveAll(ctx context.Context, levels []level, opts solveOpts, emit func(solveLine) error, idle func() error) error {
+func solveAll(ctx context.Context, reg *solver.Registry, levels []level, opts solveOpts, emit func(solveLine) error, idle func() error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	reg := kinds.Registry()
 	lines := make([]solveLine, len(levels))
 	done := make([]chan struct{}, len(levels))
 	for i := range done {
@@ -163,12 +162,23 @@ func solveOne(ctx context.Context, reg *solver.Registry, l level, opts solveOpts
 	return out
 }
 
-// parseLevel validates a level read from the inputs.
+// parseLevel validates a level read from the inputs, as the server does
+// (jobtype.Spec.ParseLevel).
 func parseLevel(reg *solver.Registry, l level) (solver.Level, error) {
 	if l.err != nil {
 		return nil, l.err
 	}
-	return reg.Parse(l.data)
+	return jobtype.Spec{Level: l.data}.ParseLevel(reg)
+}
+
+// checkOptions validates the options of a job or batch before anything is
+// sent, as the server does (jobtype.Options.Normalize). The options are
+// sent as they are: the server applies the defaults.
+func checkOptions(opts jobtype.Options, f jobtype.Form) error {
+	if err := opts.Normalize(f); err != nil {
+		return errors.New(describe(err))
+	}
+	return nil
 }
 
 // fieldOf splits a validation error into its reason and field.

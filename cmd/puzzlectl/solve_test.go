@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/solver/twoends/twoendstest"
 )
 
 type solveOut struct {
@@ -56,7 +56,7 @@ func TestSolveInputOrderMatchesDP(t *testing.T) {
 		if l.File != wantFile || l.Line != wantLine {
 			t.Fatalf("line %d is %s:%d, want %s:%d (input order)", i, l.File, l.Line, wantFile, wantLine)
 		}
-		want := e2e.TwoendsDP(values[i])
+		want := twoendstest.DP(values[i])
 		if l.Kind != "twoends" || l.Verdict != "solved" || l.Value == nil || *l.Value != want || !l.Optimal || l.Stats == nil {
 			t.Fatalf("%s:%d: %+v, want solved value %d", l.File, l.Line, l, want)
 		}
@@ -64,7 +64,7 @@ func TestSolveInputOrderMatchesDP(t *testing.T) {
 		if err := json.Unmarshal(l.Plan, &plan); err != nil {
 			t.Fatalf("%s: plan %s: %v", l.File, l.Plan, err)
 		}
-		if got, err := e2e.ReplayTwoends(values[i], plan); err != nil || got != want {
+		if got, err := twoendstest.Replay(values[i], plan); err != nil || got != want {
 			t.Fatalf("%s: plan %s replays to %d, %v; want %d", l.File, plan, got, err, want)
 		}
 	}

@@ -49,7 +49,7 @@ func printJob(e *env, j wire.Job) error {
 	t.row("level", j.LevelHash)
 	t.row("kind", j.Kind)
 	t.row("state", string(j.State))
-	t.row("priority", j.Priority)
+	t.row("priority", string(j.Priority))
 	t.row("attempts", fmt.Sprintf("%d/%d", j.Attempts, j.MaxAttempts))
 	t.row("cached", fmt.Sprint(j.Cached))
 	t.row("created", j.CreatedAt.Format(time.RFC3339))

@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/kinds"
 )
 
 // maxListed caps how many invalid levels are printed.
@@ -24,8 +24,8 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 			"Levels are validated locally first: invalid ones are listed and nothing is sent (exit 1).\n"+
 			"With --wait: a progress bar on stderr, a summary at the end, exit 2 if a job failed or a\n"+
 			"verdict named by --fail-on occurred.")
-	var opts client.JobOptions
-	fs.StringVar(&opts.Priority, "priority", "", "interactive or bulk (server default: bulk)")
+	var opts jobtype.Options
+	fs.StringVar((*string)(&opts.Priority), "priority", "", "interactive or bulk (server default: bulk)")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget per level in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget per level (0: none)")
 	playouts := playoutsFlag(fs)
@@ -51,11 +51,14 @@ func runSubmit(ctx context.Context, e *env, args []string) int {
 		opts.Labels, _ = json.Marshal(m)
 	}
 	opts.Difficulty = playouts()
+	if err := checkOptions(opts, jobtype.InBatch); err != nil {
+		return e.errorf("submit: %v", err)
+	}
 	levels, err := collectLevels(pos, e.stdin)
 	if err != nil {
 		return e.errorf("submit: %v", err)
 	}
-	if n := validateLevels(levels, e.stderr); n > 0 {
+	if n := validateLevels(e.registry, levels, e.stderr); n > 0 {
 		return e.errorf("submit: %d of %d levels are invalid; nothing was sent", n, len(levels))
 	}
 	raw := make([]json.RawMessage, len(levels))
@@ -117,8 +120,7 @@ func printSubmitted(e *env, id int64, total int, wait bool) error {
 // validateLevels parses every level with the local registry, prints each
 // invalid one (up to maxListed) with its file, line, field and reason, and
 // returns how many are invalid.
-func validateLevels(levels []level, w io.Writer) int {
-	reg := kinds.Registry()
+func validateLevels(reg *solver.Registry, levels []level, w io.Writer) int {
 	errs := make([]error, len(levels))
 	parallelFor(len(levels), func(i int) {
 		_, errs[i] = parseLevel(reg, levels[i])

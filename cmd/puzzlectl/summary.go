@@ -27,7 +27,7 @@ func printSummary(e *env, b wire.Batch, waited time.Duration) error {
 	t.row("levels", fmt.Sprint(b.Total))
 	t.row("done", fmt.Sprintf("%d/%d (%.1f%%)", finished(b), b.Total, 100*b.Done))
 	t.row("cached", fmt.Sprint(b.Cached))
-	t.row("priority", b.Priority)
+	t.row("priority", string(b.Priority))
 	rate := ""
 	if s := elapsed.Seconds(); s > 0 && b.FinishedAt != nil {
 		rate = fmt.Sprintf(" (%.0f levels/s)", float64(b.Total)/s)

@@ -2,362 +2,54 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"flag"
-	"fmt"
 	"log/slog"
-	"maps"
-	"net"
 	"net/http"
-	"os"
-	"runtime"
-	"runtime/pprof"
-	"slices"
-	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
-	"github.com/hibiken/asynq"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/puzzled/puzzled/api"
-	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/bench"
 	"github.com/puzzled/puzzled/queue"
-	"github.com/puzzled/puzzled/solver/twoends"
 	"github.com/puzzled/puzzled/store"
 )
 
-// runBench measures, in one run on one machine: (a) raw asynq throughput
-// of no-op tasks, (b) end-to-end throughput of small twoends jobs from
-// batch submission to all results stored, and (c) how long POST
-// /v1/batches takes to accept a large batch. With no --database-url it runs
-// on an embedded stack in a temporary folder, so it never touches real data.
-func runBench(ctx context.Context, args []string) error {
-	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: time.Minute}
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&cfg.databaseURL, "database-url", "", "PostgreSQL URL of a database the bench may fill (default: embedded)")
-	fs.StringVar(&cfg.redisAddr, "redis-addr", "", "Redis address whose DB --redis-db the bench may flush (default: embedded)")
-	fs.IntVar(&cfg.redisDB, "redis-db", 0, "Redis database index")
-	fs.IntVar(&cfg.concurrency, "concurrency", 4*runtime.NumCPU(), "worker concurrency, the same for (a) and (b)")
-	noop := fs.Int("noop", 20_000, "no-op tasks for (a)")
-	jobs := fs.Int("jobs", 20_000, "twoends jobs for (b)")
-	big := fs.Int("batch", 100_000, "levels in the batch of (c)")
-	backlog := fs.Duration("backlog", 65*time.Second, "how long (d) watches the batch of (c) wait in a paused queue (0: skip (d))")
-	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of (b) to this file")
-	bulkPriorityFlag(fs, &cfg)
-	fs.StringVar(&cfg.logLevel, "log-level", "warn", "log level")
-	if err := fs.Parse(args); err != nil {
-		return err
-	}
-	logger, st, qc, stop, err := openBench(ctx, &cfg)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	opt, err := queue.RedisOpt(cfg.redisAddr, cfg.redisDB)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("puzzled bench: %d CPUs, worker concurrency %d\n", runtime.NumCPU(), cfg.concurrency)
+func runBench(ctx context.Context, args []string) error { return bench.Run(ctx, args, benchServers()) }
 
-	cpu0 := treeCPU()
-	a, err := benchNoop(ctx, opt, cfg.concurrency, *noop)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("(a) asynq no-op tasks:           %8.0f tasks/s (%d tasks)\n", a, *noop)
-	printCPU(cpu0, treeCPU(), *noop)
-
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	apiCtx, stopAPI := context.WithCancel(ctx)
-	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, newAPI(cfg, st, qc, logger, prometheus.NewRegistry()), logger) }()
-	c := client.New("http://" + ln.Addr().String())
-	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
-
-	if *cpuProfile != "" {
-		f, err := os.Create(*cpuProfile)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-	}
-	cpu0 = treeCPU()
-	act0, err := st.Activity(ctx, false)
-	if err != nil {
-		return err
-	}
-	b, err := benchEndToEnd(ctx, cfg, st, qc, c, logger, *jobs)
-	pprof.StopCPUProfile()
-	if err != nil {
-		return err
-	}
-	cpu1 := treeCPU()
-	act1, err := st.Activity(ctx, true)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("(b) end-to-end twoends jobs:     %8.0f jobs/s (%d jobs) = %.0f%% of (a)\n", b, *jobs, 100*b/a)
-	printCPU(cpu0, cpu1, *jobs)
-	printActivity(act0, act1, *jobs)
-
-	cpu0 = treeCPU()
-	act0, err = st.Activity(ctx, false)
-	if err != nil {
-		return err
-	}
-	id, took, err := benchSubmit(ctx, c, *big)
-	if err != nil {
-		return err
-	}
-	cpu1 = treeCPU()
-	if act1, err = st.Activity(ctx, true); err != nil {
-		return err
-	}
-	fmt.Printf("(c) POST /v1/batches, %d levels: %.2f s\n", *big, took.Seconds())
-	printCPU(cpu0, cpu1, *big)
-	printActivity(act0, act1, *big)
-
-	if *backlog > 0 {
-		wal, err := benchBacklog(ctx, cfg, st, qc, logger, *backlog)
-		if err != nil {
-			return err
-		}
-		fmt.Printf("(d) the batch of (c) paused in the queue: %.2f MB of WAL a minute (over %s)\n",
-			float64(wal)/(1<<20)/backlog.Minutes(), *backlog)
-	}
-	_, err = c.CancelBatch(ctx, id)
-	return err
+func runBenchQuery(ctx context.Context, args []string) error {
+	return bench.RunQuery(ctx, args, benchServers())
 }
 
-// benchLabels are the labels of the bench's batches: a studio's batches
-// carry labels, which must not cost a row per job.
-var benchLabels = json.RawMessage(`{"project":"bench","chapter":"1"}`)
-
-// printActivity prints what PostgreSQL wrote per job between two readings.
-func printActivity(before, after store.Activity, jobs int) {
-	dead := after.Dead() - before.Dead()
-	hot := after.HOT - before.HOT
-	fmt.Printf("    PostgreSQL per job: %.0f B of WAL, %.2f row versions made dead (%.0f%% of updates HOT)\n",
-		float64(after.WAL-before.WAL)/float64(jobs), float64(dead)/float64(jobs),
-		100*float64(hot)/float64(max(after.Updated-before.Updated, 1)))
-}
-
-// benchBacklog measures what a batch waiting in a paused queue costs
-// PostgreSQL: with the bulk queue paused, a worker (and its dispatcher)
-// runs for d after the batch's tasks were handed to asynq, long enough for
-// the dispatcher's re-check of stale tasks (a minute) to come round. It
-// returns the WAL written in that time.
-func benchBacklog(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger, d time.Duration) (int64, error) {
-	if err := qc.Inspector().PauseQueue(queue.Bulk); err != nil {
-		return 0, fmt.Errorf("bench: pause the bulk queue: %w", err)
-	}
-	defer func() { _ = qc.Inspector().UnpauseQueue(queue.Bulk) }()
-	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
-	if err != nil {
-		return 0, err
-	}
-	defer wst.Close()
-	workCtx, stopWork := context.WithCancel(ctx)
-	workDone := make(chan error, 1)
-	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger, prometheus.NewRegistry()) }()
-	defer func() { stopWork(); <-workDone }()
-	time.Sleep(5 * time.Second) // the first dispatch of the batch's tasks
-	before, err := st.Activity(ctx, false)
-	if err != nil {
-		return 0, err
-	}
-	time.Sleep(d)
-	after, err := st.Activity(ctx, false)
-	if err != nil {
-		return 0, err
-	}
-	return after.WAL - before.WAL, nil
-}
-
-// benchNoop times n no-op tasks through asynq's whole lifecycle, as the
-// jobs of (b) go through it: enqueued (8 at a time) while a server with
-// the given concurrency processes them.
-func benchNoop(ctx context.Context, opt asynq.RedisConnOpt, concurrency, n int) (float64, error) {
-	const q = "bench-noop"
-	var done atomic.Int64
-	finished := make(chan struct{})
-	srv := asynq.NewServer(opt, asynq.Config{Concurrency: concurrency, Queues: map[string]int{q: 1},
-		TaskCheckInterval: queue.TaskCheckInterval, LogLevel: asynq.ErrorLevel})
-	mux := asynq.NewServeMux()
-	mux.HandleFunc("noop", func(context.Context, *asynq.Task) error {
-		if done.Add(1) == int64(n) {
-			close(finished)
-		}
-		return nil
-	})
-	if err := srv.Start(mux); err != nil {
-		return 0, err
-	}
-	defer srv.Shutdown()
-	time.Sleep(500 * time.Millisecond) // let the server register, as in (b)
-	cl := asynq.NewClient(opt)
-	defer cl.Close()
-	start := time.Now()
-	if err := enqueueParallel(ctx, n, func(i int) error {
-		_, err := cl.EnqueueContext(ctx, asynq.NewTask("noop", nil), asynq.Queue(q), asynq.TaskID(fmt.Sprint("noop-", i)))
-		return err
-	}); err != nil {
-		return 0, fmt.Errorf("bench: enqueue no-op: %w", err)
-	}
-	select {
-	case <-finished:
-	case <-ctx.Done():
-		return 0, ctx.Err()
-	}
-	return float64(n) / time.Since(start).Seconds(), nil
-}
-
-func enqueueParallel(ctx context.Context, n int, enqueue func(int) error) error {
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for range 8 {
-		wg.Go(func() {
-			for i := int(next.Add(1)) - 1; i < n && ctx.Err() == nil; i = int(next.Add(1)) - 1 {
-				if err := enqueue(i); err != nil {
-					errs <- err
-					return
-				}
+// benchServers hands the bench commands this command's servers, wired as
+// serve, work and dev wire them.
+func benchServers() bench.Servers {
+	return bench.Servers{
+		Logger:    func(level string) (*slog.Logger, error) { return (&config{logLevel: level}).logger() },
+		BulkFlags: bulkPriorityFlag,
+		Embedded: func(ctx context.Context, dir string, logger *slog.Logger) (string, string, func(), error) {
+			stack, err := startEmbedded(ctx, dir, newPassword(), logger)
+			if err != nil {
+				return "", "", nil, err
 			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	return <-errs
-}
-
-// twoendsLevels makes n distinct small twoends levels (seeded by salt).
-func twoendsLevels(n int, salt int64) []json.RawMessage {
-	levels := make([]json.RawMessage, n)
-	for i := range levels {
-		levels[i] = fmt.Appendf(nil, `{"kind":%q,"values":[%d,%d,%d,%d,%d,%d,%d,%d]}`,
-			twoends.Name, salt, i, i%7, i%13, 5, i%3, 9, i%11)
-	}
-	return levels
-}
-
-// benchEndToEnd runs a worker, submits n jobs as one batch and times until
-// every result is stored.
-func benchEndToEnd(ctx context.Context, cfg config, st *store.Store, qc *queue.Client, c *client.Client, logger *slog.Logger, n int) (float64, error) {
-	wst, err := store.Open(ctx, cfg.databaseURL, workerStoreOpts(cfg))
-	if err != nil {
-		return 0, err
-	}
-	defer wst.Close()
-	workCtx, stopWork := context.WithCancel(ctx)
-	workDone := make(chan error, 1)
-	go func() { workDone <- serveWorker(workCtx, cfg, wst, qc, logger, prometheus.NewRegistry()) }()
-	defer func() { stopWork(); <-workDone }()
-	time.Sleep(500 * time.Millisecond) // let the asynq server register
-
-	levels := twoendsLevels(n, time.Now().UnixNano()%1e9)
-	start := time.Now()
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{Labels: benchLabels})
-	if err != nil {
-		return 0, fmt.Errorf("bench: submit: %w", err)
-	}
-	for {
-		b, err := c.GetBatch(ctx, id)
-		if err != nil {
-			return 0, err
-		}
-		if b.Done == 1 {
-			if b.States[string(wire.Done)] != n {
-				return 0, fmt.Errorf("bench: batch ended with states %v", b.States)
-			}
-			return float64(n) / time.Since(start).Seconds(), nil
-		}
-		time.Sleep(100 * time.Millisecond) // a poll reads only the batch's job rows
+			return stack.pg.URL(), stack.redis.URL(), func() { stack.stop(logger) }, nil
+		},
+		Connect: func(ctx context.Context, c bench.Config, logger *slog.Logger, opts store.OpenOpts) (*store.Store, *queue.Client, error) {
+			return connect(ctx, benchConfig(c), logger, opts)
+		},
+		API: func(c bench.Config, st *store.Store, qc *queue.Client, logger *slog.Logger) http.Handler {
+			return newAPI(benchConfig(c), st, qc, logger, prometheus.NewRegistry())
+		},
+		Work: func(ctx context.Context, c bench.Config, st *store.Store, qc *queue.Client, logger *slog.Logger) error {
+			return serveWorker(ctx, benchConfig(c), st, qc, logger, prometheus.NewRegistry())
+		},
+		WorkerStoreOpts: func(c bench.Config) store.OpenOpts { return workerStoreOpts(benchConfig(c)) },
 	}
 }
 
-// benchSubmit times POST /v1/batches of n levels (no worker runs) and
-// returns the batch's id.
-func benchSubmit(ctx context.Context, c *client.Client, n int) (int64, time.Duration, error) {
-	levels := twoendsLevels(n, time.Now().UnixNano()%1e9+1)
-	start := time.Now()
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{Labels: benchLabels})
-	took := time.Since(start)
-	if err != nil {
-		return 0, 0, fmt.Errorf("bench: submit %d: %w", n, err)
+// benchConfig is the configuration of a bench's servers.
+func benchConfig(c bench.Config) config {
+	return config{
+		databaseURL: c.DatabaseURL, redisAddr: c.RedisAddr, redisDB: c.RedisDB,
+		concurrency: c.Concurrency, interactive: c.InteractiveSlots, interactivePoll: c.InteractivePoll,
+		checkpointEvery: c.CheckpointEvery, staleAfter: c.StaleAfter,
+		bulkPriority: c.BulkPriority, bulkYield: c.BulkYield, logLevel: c.LogLevel, limits: c.Limits,
 	}
-	return id, took, nil
-}
-
-// printCPU prints the CPU time per task that each process of the bench's
-// tree used between two treeCPU readings.
-func printCPU(before, after map[string]time.Duration, tasks int) {
-	if len(after) == 0 {
-		return
-	}
-	names := slices.Sorted(maps.Keys(after))
-	var total time.Duration
-	line := ""
-	for _, name := range names {
-		d := after[name] - before[name]
-		if d <= 0 {
-			continue
-		}
-		total += d
-		line += fmt.Sprintf(", %s %.0f", name, float64(d.Microseconds())/float64(tasks))
-	}
-	fmt.Printf("    CPU per task: %.0f µs (%s)\n", float64(total.Microseconds())/float64(tasks), strings.TrimPrefix(line, ", "))
-}
-
-// embeddedForBench starts a throwaway embedded stack when cfg names no
-// PostgreSQL and points cfg at it; stop ends it and removes its folder.
-// openBench opens what a bench command runs against: its logger, and the
-// store and queue of cfg's servers, or of a throwaway embedded stack when
-// cfg names none. stop closes them all.
-func openBench(ctx context.Context, cfg *config) (logger *slog.Logger, st *store.Store, qc *queue.Client, stop func(), err error) {
-	if logger, err = cfg.logger(); err != nil {
-		return nil, nil, nil, nil, err
-	}
-	stopStack, err := embeddedForBench(ctx, cfg, logger)
-	if err != nil {
-		return nil, nil, nil, nil, err
-	}
-	if st, qc, err = connect(ctx, *cfg, logger, store.OpenOpts{}); err != nil {
-		stopStack()
-		return nil, nil, nil, nil, err
-	}
-	return logger, st, qc, func() { qc.Close(); st.Close(); stopStack() }, nil
-}
-
-func embeddedForBench(ctx context.Context, cfg *config, logger *slog.Logger) (stop func(), err error) {
-	if cfg.databaseURL != "" {
-		return func() {}, nil
-	}
-	dir, err := os.MkdirTemp("", "puzzled-bench-")
-	if err != nil {
-		return nil, err
-	}
-	if err := os.Chmod(dir, 0o755); err != nil { // the servers may run as another user
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	stack, err := startEmbedded(ctx, dir, newPassword(), logger)
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, err
-	}
-	cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
-	return func() {
-		stack.stop(logger)
-		os.RemoveAll(dir)
-	}, nil
 }

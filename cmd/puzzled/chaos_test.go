@@ -20,9 +20,10 @@ import (
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/internal/devstack"
-	"github.com/puzzled/puzzled/internal/e2e"
-	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/sheep"
@@ -33,10 +34,10 @@ import (
 
 // ownStack starts serve + work on PostgreSQL and Redis servers of the
 // test's own.
-func ownStack(t *testing.T, extraEnv ...string) (*e2e.Stack, *devstack.Postgres, *devstack.Redis) {
+func ownStack(t *testing.T, extraEnv ...string) (*e2etest.Stack, *devstack.Postgres, *devstack.Redis) {
 	t.Helper()
-	pg, redis := testenv.OwnPostgres(t), testenv.OwnRedis(t)
-	s := &e2e.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: extraEnv}
+	pg, redis := envtest.OwnPostgres(t), envtest.OwnRedis(t)
+	s := &e2etest.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: extraEnv}
 	s.Start(t)
 	return s, pg, redis
 }
@@ -71,7 +72,7 @@ func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
 func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(wire.Job) bool) wire.Job {
 	t.Helper()
 	var j wire.Job
-	testwait.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
 		var err error
 		j, err = c.GetJob(t.Context(), id)
 		return err == nil && cond(j)
@@ -83,7 +84,7 @@ func checkpointed(n int32) func(wire.Job) bool {
 	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
 }
 
-func finished(j wire.Job) bool { return j.State != wire.Queued && j.State != wire.Running }
+func finished(j wire.Job) bool { return j.State != jobtype.Queued && j.State != jobtype.Running }
 
 func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
@@ -91,7 +92,7 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 	const every = 250 * time.Millisecond
 	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
 	c := checkedClient(t, s.URL)
-	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,12 +134,12 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	level, want := hardSheep(t)
 	// An interactive job searches in the worker process, a bulk one in a
 	// child process of it (solveproc).
-	for _, priority := range []string{queue.Interactive, queue.Bulk} {
-		t.Run(priority, func(t *testing.T) {
+	for _, priority := range []jobtype.Priority{jobtype.Interactive, jobtype.Bulk} {
+		t.Run(string(priority), func(t *testing.T) {
 			t.Parallel()
 			s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
 			c := checkedClient(t, s.URL)
-			job, err := c.CreateJob(t.Context(), level, client.JobOptions{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
+			job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -178,7 +179,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	c := checkedClient(t, s.URL)
 	metrics := s.Work.WaitLog("worker metrics listening", time.Minute)["addr"].(string)
 
-	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), client.JobOptions{})
+	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatalf("an interactive job started solve processes: %+v", kids)
 	}
 
-	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Priority: queue.Bulk, Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: jobtype.Bulk, Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,12 +205,12 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	}
 
 	// An interactive job submitted meanwhile stops the search for a moment.
-	quick, err = c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,7]}`), client.JobOptions{})
+	quick, err = c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,7]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, quick.ID, time.Minute, "finished", finished)
-	testwait.WaitFor(t, time.Minute, "the bulk search to yield", func() bool {
+	waittest.WaitFor(t, time.Minute, "the bulk search to yield", func() bool {
 		return scrapeMetric(t, metrics, "puzzled_bulk_yields_total") >= 1
 	})
 
@@ -222,7 +223,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Work.KillAlone()
-	testwait.WaitFor(t, time.Minute, "the stopped solve process to end with its worker", func() bool { return !child.Alive() })
+	waittest.WaitFor(t, time.Minute, "the stopped solve process to end with its worker", func() bool { return !child.Alive() })
 
 	s.StartWorker(t)
 	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
@@ -261,8 +262,8 @@ func scrapeMetric(t *testing.T, addr, name string) float64 {
 }
 
 // solveChildren lists the solve processes below p.
-func solveChildren(p *e2e.Proc) []e2e.Process {
-	var out []e2e.Process
+func solveChildren(p *e2etest.Proc) []e2etest.Process {
+	var out []e2etest.Process
 	for _, d := range p.Descendants() {
 		if len(d.Args) > 1 && d.Args[1] == solveChildCommand {
 			out = append(out, d)
@@ -288,7 +289,7 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 		}
 		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
 	}
-	id, err := c.CreateBatch(t.Context(), levels, client.JobOptions{})
+	id, err := c.CreateBatch(t.Context(), levels, jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +300,7 @@ func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 func waitDone(t *testing.T, c *client.Client, id int64, frac float64, timeout time.Duration) wire.Batch {
 	t.Helper()
 	var b wire.Batch
-	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to be %.2f done", id, frac), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("batch %d to be %.2f done", id, frac), func() bool {
 		var err error
 		b, err = c.GetBatch(t.Context(), id)
 		return err == nil && b.Done >= frac
@@ -360,7 +361,7 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 	if client.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("API while PostgreSQL is down: %v, want 503", err)
 	}
-	if _, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), client.JobOptions{}); client.StatusOf(err) != http.StatusServiceUnavailable {
+	if _, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), jobtype.Options{}); client.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("submit while PostgreSQL is down: %v, want 503", err)
 	}
 	time.Sleep(2 * time.Second) // let workers hit the outage
@@ -373,13 +374,13 @@ func TestChaosPostgresRestartMidBatch(t *testing.T) {
 
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	t.Parallel()
-	s := e2e.StartStack(t, "PUZZLED_CONCURRENCY=4")
+	s := e2etest.StartStack(t, "PUZZLED_CONCURRENCY=4")
 	c := checkedClient(t, s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
 	if err != nil {
 		t.Fatal(err)
 	}
-	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), client.JobOptions{Priority: "bulk"})
+	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), jobtype.Options{Priority: "bulk"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +398,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	waitJob(t, c, job.ID, 2*time.Minute, "finished", finished)
 	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.RedisAddr, DB: s.RedisDB})
 	defer insp.Close()
-	testwait.WaitFor(t, time.Minute, "every copy to have run (no task queued)", func() bool {
+	waittest.WaitFor(t, time.Minute, "every copy to have run (no task queued)", func() bool {
 		busy := 0
 		for _, q := range []string{queue.Interactive, queue.Bulk} {
 			if info, err := insp.GetQueueInfo(q); err == nil {
@@ -428,15 +429,15 @@ func flushAll(t *testing.T, addr string) {
 
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
-	s := e2e.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
+	s := e2etest.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
 	c := checkedClient(t, s.URL)
-	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitJob(t, c, job.ID, time.Minute, "checkpointed", checkpointed(1))
 	asked := time.Now()
-	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != wire.Canceled {
+	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != jobtype.Canceled {
 		t.Fatalf("cancel: %q, %v", state, err)
 	}
 	// How soon the search stops is a timing goal (the solver contract's
@@ -446,14 +447,14 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Logf("the search stopped %v after the cancel", time.Since(asked).Round(time.Millisecond))
 	// The worker is free again, and neither a retry nor the dispatcher
 	// (stale after 1 s) runs the canceled job again.
-	next, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[4,7]}`), client.JobOptions{})
+	next, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[4,7]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	waitSolution(t, c, next.ID)
 	time.Sleep(3 * time.Second) // past the 1 s stale check: a rerun would show by now
 	got, err := c.GetJob(t.Context(), job.ID)
-	if err != nil || got.State != wire.Canceled || got.Result != nil || got.Attempts != 1 {
+	if err != nil || got.State != jobtype.Canceled || got.Result != nil || got.Attempts != 1 {
 		t.Fatalf("canceled job afterwards: %+v, %v", got, err)
 	}
 }

@@ -71,10 +71,11 @@ type flagGroups struct {
 	Work     bool // --concurrency, --checkpoint-every, --metrics-addr, --stale-after
 }
 
-// bulkPriorityFlag declares --bulk-priority and --bulk-yield (work and dev).
-func bulkPriorityFlag(fs *flag.FlagSet, cfg *config) {
-	fs.StringVar(&cfg.bulkPriority, "bulk-priority", env("PUZZLED_BULK_PRIORITY", "10"), `CPU priority of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU: a niceness 0–19, "idle" (SCHED_IDLE: only CPU time nothing else wants; for machines that run nothing else), or "off" (bulk searches run in the worker process) [PUZZLED_BULK_PRIORITY]`)
-	fs.BoolVar(&cfg.bulkYield, "bulk-yield", envBool("PUZZLED_BULK_YIELD", true), "stop the bulk solve processes for a moment whenever an interactive job is submitted or runs here: 20 ms a notice, at most 200 ms at a time, then at least 50 ms of running [PUZZLED_BULK_YIELD]")
+// bulkPriorityFlag declares --bulk-priority and --bulk-yield (work, dev and
+// the bench commands).
+func bulkPriorityFlag(fs *flag.FlagSet, priority *string, yield *bool) {
+	fs.StringVar(priority, "bulk-priority", env("PUZZLED_BULK_PRIORITY", "10"), `CPU priority of the child processes that run bulk searches, so that the API and interactive jobs keep their CPU: a niceness 0–19, "idle" (SCHED_IDLE: only CPU time nothing else wants; for machines that run nothing else), or "off" (bulk searches run in the worker process) [PUZZLED_BULK_PRIORITY]`)
+	fs.BoolVar(yield, "bulk-yield", envBool("PUZZLED_BULK_YIELD", true), "stop the bulk solve processes for a moment whenever an interactive job is submitted or runs here: 20 ms a notice, at most 200 ms at a time, then at least 50 ms of running [PUZZLED_BULK_YIELD]")
 }
 
 // flagSet declares the flags of cfg in the groups a command uses.
@@ -105,7 +106,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.DurationVar(&cfg.checkpointEvery, "checkpoint-every", envDuration("PUZZLED_CHECKPOINT_EVERY", 5*time.Second), "least time between checkpoints of a search [PUZZLED_CHECKPOINT_EVERY]")
 		fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("PUZZLED_METRICS_ADDR", ""), "serve the worker's /metrics here, e.g. :9091 (default off) [PUZZLED_METRICS_ADDR]")
 		fs.IntVar(&cfg.playouts, "difficulty-playouts", envInt("PUZZLED_DIFFICULTY_PLAYOUTS", 0), "playouts per player of the difficulty figures of interactive jobs that do not set difficulty.playouts; 0 = 1000, negative = no figures for any job [PUZZLED_DIFFICULTY_PLAYOUTS]")
-		bulkPriorityFlag(fs, cfg)
+		bulkPriorityFlag(fs, &cfg.bulkPriority, &cfg.bulkYield)
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
 	}
 	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error [PUZZLED_LOG_LEVEL]")

@@ -5,13 +5,13 @@ import (
 	"testing"
 
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/internal/apicontract"
+	"github.com/puzzled/puzzled/internal/contracttest"
 )
 
 // checkedHTTP is an HTTP client whose every exchange is checked against
 // openapi.json: the end-to-end tests fail when the server drifts from it.
 func checkedHTTP(t testing.TB) *http.Client {
-	return &http.Client{Transport: apicontract.Transport(t, nil)}
+	return &http.Client{Transport: contracttest.Transport(t, nil)}
 }
 
 // checkedClient is the API client over checkedHTTP.

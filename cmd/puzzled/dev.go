@@ -26,7 +26,7 @@ func runDev(ctx context.Context, args []string) error {
 	dataDir := fs.String("data-dir", env("PUZZLED_DATA_DIR", ".puzzled"), "folder of the embedded PostgreSQL and Redis data and their password [PUZZLED_DATA_DIR]")
 	fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")
 	fs.IntVar(&cfg.interactive, "interactive-slots", envInt("PUZZLED_INTERACTIVE_SLOTS", 1), "solves reserved for interactive jobs, on top of --concurrency [PUZZLED_INTERACTIVE_SLOTS]")
-	bulkPriorityFlag(fs, &cfg)
+	bulkPriorityFlag(fs, &cfg.bulkPriority, &cfg.bulkYield)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

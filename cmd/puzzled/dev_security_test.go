@@ -16,7 +16,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/internal/devstack"
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/e2etest"
 )
 
 // makePreviousDevFolder fills dir as `puzzled dev` did before passwords: a
@@ -91,7 +91,7 @@ func TestDevSecuresOldFolderAndHonoursTokens(t *testing.T) {
 	}
 	makePreviousDevFolder(t, dir)
 
-	dev := e2e.Start(t, []string{"PUZZLED_API_TOKENS=writer:tok-w", "PUZZLED_API_READONLY_TOKENS=reader:tok-r"},
+	dev := e2etest.Start(t, []string{"PUZZLED_API_TOKENS=writer:tok-w", "PUZZLED_API_READONLY_TOKENS=reader:tok-r"},
 		"dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
 	url := "http://" + dev.WaitLog("api listening", 2*time.Minute)["addr"].(string)
 	up := dev.WaitLog("embedded stack up", time.Second)
@@ -175,7 +175,7 @@ func TestDevSecuresOldFolderAndHonoursTokens(t *testing.T) {
 	})
 
 	t.Run("token create as the banner says", func(t *testing.T) {
-		cmd := exec.Command(e2e.Binary(t), "token", "create", "--name", "from-banner")
+		cmd := exec.Command(e2etest.Binary(t), "token", "create", "--name", "from-banner")
 		cmd.Env = append(os.Environ(), fmt.Sprintf("PUZZLED_DATABASE_URL=postgres://postgres:%s@127.0.0.1:%d/puzzled?sslmode=disable", password, pgPort))
 		out, err := cmd.Output()
 		if err != nil {

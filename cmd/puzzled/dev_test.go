@@ -10,8 +10,9 @@ import (
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/e2e"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver/kinds"
 )
 
@@ -33,8 +34,8 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
 		t.Fatal(err)
 	}
-	start := func() (*e2e.Proc, *client.Client) {
-		p := e2e.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+	start := func() (*e2etest.Proc, *client.Client) {
+		p := e2etest.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
 		addr := p.WaitLog("api listening", 2*time.Minute)["addr"].(string)
 		return p, client.New("http://" + addr)
 	}
@@ -44,7 +45,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	}
 	jobs := map[string]wire.Job{}
 	for kind, lvl := range oneOfEachKind {
-		j, err := c.CreateJob(t.Context(), json.RawMessage(lvl), client.JobOptions{})
+		j, err := c.CreateJob(t.Context(), json.RawMessage(lvl), jobtype.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", kind, err)
 		}
@@ -66,7 +67,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	if code := dev.ExitCode(); code != 0 {
 		t.Fatalf("exit code %d:\n%s", code, dev.Output())
 	}
-	if procs := e2e.ProcessesIn(dir); len(procs) > 0 {
+	if procs := e2etest.ProcessesIn(dir); len(procs) > 0 {
 		t.Fatalf("processes left running on %s: %v", dir, procs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "postgres", "postmaster.pid")); !os.IsNotExist(err) {
@@ -76,7 +77,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	dev, c = start()
 	for kind, j := range jobs {
 		got, err := c.GetJob(t.Context(), j.ID)
-		if err != nil || got.State != wire.Done || got.Result == nil || got.LevelHash != j.LevelHash {
+		if err != nil || got.State != jobtype.Done || got.Result == nil || got.LevelHash != j.LevelHash {
 			t.Fatalf("%s after restart: %+v, %v", kind, got, err)
 		}
 		lr, err := c.GetLevel(t.Context(), j.LevelHash)
@@ -92,7 +93,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 	<-dev.Done()
 	// Removed at once and again until it stays removed: a server still
 	// dying may write a file (Redis its final save) while the folder goes.
-	testwait.WaitFor(t, time.Minute, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
-		return os.RemoveAll(dir) == nil && len(e2e.ProcessesIn(dir)) == 0
+	waittest.WaitFor(t, time.Minute, "no process left on "+dir+" after kill -9 of puzzled dev", func() bool {
+		return os.RemoveAll(dir) == nil && len(e2etest.ProcessesIn(dir)) == 0
 	})
 }

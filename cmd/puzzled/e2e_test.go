@@ -13,9 +13,11 @@ import (
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/e2e"
-	"github.com/puzzled/puzzled/internal/testenv"
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
+	"github.com/puzzled/puzzled/solver/twoends/twoendstest"
 )
 
 func TestMain(m *testing.M) {
@@ -28,13 +30,13 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(testenv.Run(m))
+	os.Exit(envtest.Run(m))
 }
 
 func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) wire.Batch {
 	t.Helper()
 	var b wire.Batch
-	testwait.WaitFor(t, timeout, fmt.Sprintf("batch %d to finish", id), func() bool {
+	waittest.WaitFor(t, timeout, fmt.Sprintf("batch %d to finish", id), func() bool {
 		var err error
 		if b, err = c.GetBatch(t.Context(), id); err != nil {
 			t.Fatal(err)
@@ -46,7 +48,7 @@ func waitBatch(t *testing.T, c *client.Client, id int64, timeout time.Duration) 
 
 func TestEndToEndBatchOfTwoends(t *testing.T) {
 	t.Parallel()
-	s := e2e.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096")
+	s := e2etest.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096")
 	c := checkedClient(t, s.URL)
 	ctx := t.Context()
 
@@ -72,7 +74,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 			firstSeen[string(levels[i])] = i
 		}
 	}
-	id, err := c.CreateBatch(ctx, levels, client.JobOptions{})
+	id, err := c.CreateBatch(ctx, levels, jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,17 +91,17 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 		}
 		v := values[seq]
 		res := r.Result
-		if r.State != wire.Done || res == nil || res.Value == nil {
+		if r.State != jobtype.Done || res == nil || res.Value == nil {
 			return fmt.Errorf("seq %d: state %s result %+v", seq, r.State, res)
 		}
-		if want := e2e.TwoendsDP(v); *res.Value != want || !res.Optimal {
+		if want := twoendstest.DP(v); *res.Value != want || !res.Optimal {
 			return fmt.Errorf("seq %d %v: value %d optimal %v, DP says %d", seq, v, *res.Value, res.Optimal, want)
 		}
 		var line string
 		if err := json.Unmarshal(res.Plan, &line); err != nil {
 			return fmt.Errorf("seq %d: plan %s: %w", seq, res.Plan, err)
 		}
-		if got, err := e2e.ReplayTwoends(v, line); err != nil || got != *res.Value {
+		if got, err := twoendstest.Replay(v, line); err != nil || got != *res.Value {
 			return fmt.Errorf("seq %d: line %q replays to %d (%v), value %d", seq, line, got, err, *res.Value)
 		}
 		if wantCached := firstSeen[string(levels[seq])] != seq; r.Cached != wantCached {
@@ -121,7 +123,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	n := 0
 	for hash, v := range hashes {
 		lr, err := c.GetLevel(ctx, hash)
-		if err != nil || lr.Result == nil || *lr.Result.Value != e2e.TwoendsDP(v) {
+		if err != nil || lr.Result == nil || *lr.Result.Value != twoendstest.DP(v) {
 			t.Fatalf("GET /v1/levels/%s = %+v, %v", hash, lr, err)
 		}
 		if n++; n == 25 {
@@ -130,7 +132,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	}
 
 	// A single interactive job, then the same level again: cached at once.
-	job, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
+	job, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,8 +140,8 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	if *sol.Value != 2 || string(sol.Plan) != `"LRL"` {
 		t.Fatalf("solution = %+v plan %s", sol, sol.Plan)
 	}
-	again, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), client.JobOptions{})
-	if err != nil || !again.Cached || again.State != wire.Done {
+	again, err := c.CreateJob(ctx, json.RawMessage(`{"kind":"twoends","values":[3,1,2]}`), jobtype.Options{})
+	if err != nil || !again.Cached || again.State != jobtype.Done {
 		t.Fatalf("resubmitted level: %+v, %v", again, err)
 	}
 	s.Work.Stop(20 * time.Second)
@@ -149,7 +151,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
 	t.Helper()
 	var sol client.Solution
-	testwait.WaitFor(t, time.Minute, fmt.Sprintf("the solution of job %d", id), func() bool {
+	waittest.WaitFor(t, time.Minute, fmt.Sprintf("the solution of job %d", id), func() bool {
 		var err error
 		sol, err = c.GetSolution(t.Context(), id)
 		if err != nil && client.StatusOf(err) != http.StatusConflict {
@@ -162,7 +164,7 @@ func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
 
 func TestEndToEndBadInput(t *testing.T) {
 	t.Parallel()
-	s := e2e.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096", "PUZZLED_MAX_BATCH_LEVELS=10")
+	s := e2etest.StartStack(t, "PUZZLED_MAX_JOB_BODY=4096", "PUZZLED_MAX_BATCH_LEVELS=10")
 	post := func(path, contentType, body string) (int, map[string]any) {
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, s.URL+path, strings.NewReader(body))
 		req.Header.Set("Content-Type", contentType)

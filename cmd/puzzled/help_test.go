@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/e2etest"
 )
 
 // Issue 13 item 9: -h is a request, not an error: exit 0 with the usage.
 func TestHelpExitsZeroWithUsage(t *testing.T) {
 	t.Parallel()
-	bin := e2e.Binary(t)
+	bin := e2etest.Binary(t)
 	tests := []struct {
 		args []string
 		want string // in the output
@@ -46,7 +46,7 @@ func TestHelpExitsZeroWithUsage(t *testing.T) {
 // A wrong flag or command is still an error.
 func TestBadUsageExitsNonZero(t *testing.T) {
 	t.Parallel()
-	bin := e2e.Binary(t)
+	bin := e2etest.Binary(t)
 	for _, args := range [][]string{{"nosuch"}, {"serve", "--nosuch"}, {"token"}, {"health", "a", "b"}} {
 		err := exec.Command(bin, args...).Run()
 		var exit *exec.ExitError

@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/e2e"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
 )
 
@@ -30,7 +30,7 @@ func dbConn(t *testing.T, url string) *pgx.Conn {
 }
 
 // workerID is the id a `puzzled work` process beats under.
-func workerID(t *testing.T, p *e2e.Proc) string {
+func workerID(t *testing.T, p *e2etest.Proc) string {
 	t.Helper()
 	id, _ := p.WaitLog("worker started", time.Minute)["worker_id"].(string)
 	if id == "" {
@@ -40,7 +40,7 @@ func workerID(t *testing.T, p *e2e.Proc) string {
 }
 
 type holding struct {
-	State    wire.JobState
+	State    jobtype.State
 	Owner    *string
 	Attempts int32
 }
@@ -65,7 +65,7 @@ func TestChaosKilledWorkersJobRunsAgainElsewhereWithinSeconds(t *testing.T) {
 	// A large batch queued behind the job: the job must not wait for it.
 	const n = 3000
 	batch := twoendsBatch(t, c, n, 1000)
-	job, err := c.CreateJob(t.Context(), level, client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestChaosKilledWorkersJobRunsAgainElsewhereWithinSeconds(t *testing.T) {
 
 	victim, survivor := s.Work, other
 	h := holdingOf(t, conn, job.ID)
-	if h.Owner == nil || h.State != wire.Running {
+	if h.Owner == nil || h.State != jobtype.Running {
 		t.Fatalf("running job %+v has no owner", h)
 	}
 	if *h.Owner == workerID(t, other) {
@@ -130,7 +130,7 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 	other := s.StartWorker(t)
 	conn := dbConn(t, s.DatabaseURL)
 	c := client.New(s.URL)
-	long, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), client.JobOptions{Budget: solver.Budget{MaxMS: 600_000}})
+	long, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,14 +173,14 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 	waitDone(t, c, batch, 1, 3*time.Minute)
 	checkOneResultEach(t, s.DatabaseURL, batch, n)
 	done := waitJob(t, c, long.ID, 4*time.Minute, "finished", finished)
-	if done.Attempts != 1 || done.State != wire.Done {
+	if done.Attempts != 1 || done.State != jobtype.Done {
 		t.Fatalf("the job running at the flush: %+v; want done in its one attempt", done)
 	}
 	var twice int
 	if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM jobs WHERE batch_id = $1 AND attempts > 1`, batch).Scan(&twice); err != nil || twice != 0 {
 		t.Fatalf("%d jobs of the batch took more than one attempt (%v)", twice, err)
 	}
-	for _, w := range []*e2e.Proc{s.Work, other} {
+	for _, w := range []*e2etest.Proc{s.Work, other} {
 		if w.HasLog("job canceled while running") || w.HasLog("job taken over by another worker (this worker's heartbeat was late); this run stops") {
 			t.Errorf("a worker stopped a run after the flush:\n%s", w.Output())
 		}

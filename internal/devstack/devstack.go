@@ -1,6 +1,6 @@
 // Package devstack runs the real PostgreSQL and Redis servers that puzzled needs
 // as child processes of the current process: `puzzled dev` uses it for a
-// one-machine setup and internal/testenv uses it for integration tests.
+// one-machine setup and internal/envtest uses it for integration tests.
 //
 // # Processes
 //

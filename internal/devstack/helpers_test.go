@@ -41,7 +41,7 @@ func stopCtx(t testing.TB) context.Context {
 	return ctx
 }
 
-// testInitCache is the initdb cache the tests share with testenv.
+// testInitCache is the initdb cache the tests share with envtest.
 func testInitCache() string { return filepath.Join(os.TempDir(), "puzzled-initdb-cache") }
 
 // alive reports whether a process with this pid exists (zombies count as gone).

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // The helper process: when DEVSTACK_HELPER is set, this test binary starts a
@@ -90,8 +90,8 @@ func TestPostgresDiesWithParent(t *testing.T) {
 		}
 	}
 	killHelper(t, helper)
-	testwait.WaitFor(t, time.Minute, "postmaster to die with its parent", func() bool { return !alive(pid) })
-	testwait.WaitFor(t, time.Minute, "all server processes to exit", func() bool { return len(processesIn(dir)) == 0 })
+	waittest.WaitFor(t, time.Minute, "postmaster to die with its parent", func() bool { return !alive(pid) })
+	waittest.WaitFor(t, time.Minute, "all server processes to exit", func() bool { return len(processesIn(dir)) == 0 })
 
 	pg := startTestPostgresIn(t, PostgresConfig{Dir: dir})
 	if n := query(t, pg.URL(), "SELECT n FROM kept"); n != 7 {
@@ -104,8 +104,8 @@ func TestRedisDiesWithParent(t *testing.T) {
 	dir := tempDir(t)
 	helper, pid, port := startHelper(t, "redis", dir)
 	killHelper(t, helper)
-	testwait.WaitFor(t, time.Minute, "redis-server to die with its parent", func() bool { return !alive(pid) })
-	testwait.WaitFor(t, time.Minute, "the port to be free", func() bool { return checkPortFree(port) == nil })
+	waittest.WaitFor(t, time.Minute, "redis-server to die with its parent", func() bool { return !alive(pid) })
+	waittest.WaitFor(t, time.Minute, "the port to be free", func() bool { return checkPortFree(port) == nil })
 }
 
 // procUID reads the real uid of pid from /proc.
@@ -142,5 +142,5 @@ func TestPersistentRedisDiesWithParentWithoutItsFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	killHelper(t, helper)
-	testwait.WaitFor(t, time.Minute, "redis-server to die with its parent although its final save fails", func() bool { return !alive(pid) })
+	waittest.WaitFor(t, time.Minute, "redis-server to die with its parent although its final save fails", func() bool { return !alive(pid) })
 }

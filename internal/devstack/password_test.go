@@ -12,8 +12,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/puzzled/puzzled/internal/testwait"
 	"github.com/redis/go-redis/v9"
+
+	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // connectErr is the error of connecting to url, nil when it works.
@@ -148,5 +149,5 @@ func TestPostgresWrongPasswordFailsFast(t *testing.T) {
 	if !errors.Is(err, ErrBadPassword) {
 		t.Fatalf("start with the wrong password: %v, want ErrBadPassword", err)
 	}
-	testwait.WaitFor(t, time.Minute, "the refused server to be stopped", func() bool { return len(processesIn(dir)) == 0 })
+	waittest.WaitFor(t, time.Minute, "the refused server to be stopped", func() bool { return len(processesIn(dir)) == 0 })
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // SIGKILL of the server's whole process group, as the OOM killer or a crash
@@ -24,7 +24,7 @@ func TestPostgresProcessGroupKillLeavesNothing(t *testing.T) {
 	if err := syscall.Kill(-pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	testwait.WaitFor(t, time.Minute, "the process group to be gone", func() bool {
+	waittest.WaitFor(t, time.Minute, "the process group to be gone", func() bool {
 		return !alive(pid) && len(processesIn(dir)) == 0
 	})
 	if _, err := os.Stat(filepath.Join(dir, "postmaster.pid")); err != nil {

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // TestChildGivesMemoryBack: after a search that held a large heap for a
@@ -28,7 +28,7 @@ func TestChildGivesMemoryBack(t *testing.T) {
 	// The child frees after it has answered, when it next runs (at a low
 	// priority, on a machine that may be busy).
 	var rss int64
-	testwait.WaitFor(t, time.Minute, "the idle child to hold less than 100 MB after a search that held 300 MB", func() bool {
+	waittest.WaitFor(t, time.Minute, "the idle child to hold less than 100 MB after a search that held 300 MB", func() bool {
 		rss = childRSS(t, pid)
 		return rss <= 100<<20
 	})

@@ -29,7 +29,7 @@ type Request struct {
 	JobID int64  `json:"job_id"` // for logs only
 	Kind  string `json:"kind"`
 	Level []byte `json:"-"` // the stored level body
-	// Budget of the search; zero: the registry's default for the kind.
+	// Budget of the search; zero: the kind's default (solver.BudgetFor).
 	Budget          solver.Budget `json:"budget"`
 	CheckpointEvery time.Duration `json:"checkpoint_every"`
 	Resume          []byte        `json:"-"` // last checkpoint, nil if none
@@ -46,28 +46,32 @@ var ErrFinal = errors.New("permanent failure")
 // RateTimeCap bounds the difficulty figures of a job without a time budget.
 const RateTimeCap = 30 * time.Second
 
-// Run solves req in this process and checks the result by replay. On
-// success the result is verified and carries its difficulty figures when
-// asked for. An error wrapping ErrFinal cannot be fixed by a retry; any
-// other error is the search's (ctx ended, a broken checkpoint), with the
-// partial result.
+// Run solves req in this process and checks the result by replay, as
+// RunKind, for a caller that has only the kind's name (a child process):
+// a kind that reg does not know is an ErrFinal.
 func Run(ctx context.Context, reg *solver.Registry, req Request, checkpoint func([]byte), log *slog.Logger) (solver.Result, error) {
 	kind, ok := reg.Kind(req.Kind)
 	if !ok {
 		return solver.Result{}, fmt.Errorf("%w: kind %q is not registered in this worker", ErrFinal, req.Kind)
 	}
+	return RunKind(ctx, kind, req, checkpoint, log)
+}
+
+// RunKind solves req, a level of kind, in this process and checks the
+// result by replay. On success the result is verified and carries its
+// difficulty figures when asked for. An error wrapping ErrFinal cannot be
+// fixed by a retry; any other error is the search's (ctx ended, a broken
+// checkpoint), with the partial result.
+func RunKind(ctx context.Context, kind solver.Kind, req Request, checkpoint func([]byte), log *slog.Logger) (solver.Result, error) {
 	lvl, err := kind.Parse(req.Level)
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("%w: stored level does not parse: %w", ErrFinal, err)
 	}
 	opts := solver.Options{
-		Budget:          req.Budget,
+		Budget:          solver.BudgetFor(kind, req.Budget),
 		CheckpointEvery: req.CheckpointEvery,
 		Checkpoint:      checkpoint,
 		Resume:          req.Resume,
-	}
-	if opts.Budget == (solver.Budget{}) {
-		opts.Budget = reg.DefaultBudget(req.Kind)
 	}
 	res, err := kind.Solve(ctx, lvl, opts)
 	if err != nil && opts.Resume != nil && ctx.Err() == nil {

@@ -19,7 +19,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/puzzled/puzzled/internal/testwait"
+	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/solver/columns"
 	"github.com/puzzled/puzzled/solver/kinds"
@@ -407,7 +407,7 @@ func TestPausedChildrenHoldNoCPU(t *testing.T) {
 	for _, pid := range pids {
 		// SIGSTOP takes effect when the child next runs, which on a busy
 		// machine may take a while.
-		testwait.WaitFor(t, time.Minute, fmt.Sprintf("child %d to stop (state T)", pid), func() bool {
+		waittest.WaitFor(t, time.Minute, fmt.Sprintf("child %d to stop (state T)", pid), func() bool {
 			return procState(t, pid) == "T"
 		})
 		before[pid] = procCPU(t, pid)
@@ -439,7 +439,7 @@ func TestPausedChildrenHoldNoCPU(t *testing.T) {
 // waitCPU waits until the process has used more CPU time than from.
 func waitCPU(t *testing.T, pid, from int) {
 	t.Helper()
-	testwait.WaitFor(t, time.Minute, fmt.Sprintf("process %d to use CPU", pid), func() bool {
+	waittest.WaitFor(t, time.Minute, fmt.Sprintf("process %d to use CPU", pid), func() bool {
 		return procCPU(t, pid) > from
 	})
 }

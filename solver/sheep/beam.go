@@ -144,7 +144,7 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 // 59–106); on L255w deal 188 it reaches 195, and the noisy beam of 4000
 // after it wins.
 func (s *search) lateBeamPhase() (line []int32, stopped bool) {
-	s.lateRun = true
+	s.signals.lateRun = true
 	best, ran := 0, false
 	for k, br := range s.sched.beams {
 		if s.deferred&(1<<k) == 0 || ran && best*100 < lateNear*len(s.b.l.tiles) {
@@ -246,7 +246,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 			sortKids(kids)
 			var dropped int
 			kids, dropped = capKids(kids, width, br.perParent)
-			s.capped += int64(dropped)
+			s.signals.capped += int64(dropped)
 		}
 		next := make([]*board, 0, len(kids))
 		for _, kd := range kids {

@@ -74,7 +74,7 @@ func TestBeamScheduleAgainstOracle(t *testing.T) {
 			continue
 		}
 		switch out := s.solve(); {
-		case s.beamWon:
+		case s.signals.beamWon:
 			beamWins++
 			if out != outSolved {
 				t.Fatalf("level %d: beam won but the search ended %d", k, out)
@@ -112,7 +112,7 @@ func TestBeamResume(t *testing.T) {
 			continue
 		}
 		m, _ := solver.NewMeter(context.Background(), solver.Options{})
-		if s := newSearch(l, m, sched); s.solve() == outSolved && s.beamWon {
+		if s := newSearch(l, m, sched); s.solve() == outSolved && s.signals.beamWon {
 			beamWins++
 		}
 		resumeAtRandom(t, k, l, sched, full, rng, 3)
@@ -253,13 +253,13 @@ func TestRestartGate(t *testing.T) {
 					t.Fatalf("level %d: line does not win: %v", k, err)
 				}
 			}
-			if s.pass == 0 || s.beamWon {
+			if s.pass == 0 || s.signals.beamWon {
 				continue // decided before the gate
 			}
-			if want := s.gateCleared*100 < near*len(l.tiles); s.skipped != want {
-				t.Fatalf("level %d: gate %d %%, best line %d of %d tiles: skipped %v", k, near, s.gateCleared, len(l.tiles), s.skipped)
+			if want := s.signals.gateCleared*100 < near*len(l.tiles); s.signals.skipped != want {
+				t.Fatalf("level %d: gate %d %%, best line %d of %d tiles: skipped %v", k, near, s.signals.gateCleared, len(l.tiles), s.signals.skipped)
 			}
-			if s.skipped {
+			if s.signals.skipped {
 				skipped[near]++
 				if s.pass != sched.restarts+1 {
 					t.Fatalf("level %d: restarts skipped but pass %d", k, s.pass)
@@ -388,7 +388,7 @@ func runBeamChecked(t *testing.T, k int, l *Level, want bool, br beamRun) (won b
 		t.Fatalf("level %d: beam stopped without a budget", k)
 	}
 	if line == nil {
-		return false, s.capped
+		return false, s.signals.capped
 	}
 	if !want {
 		t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
@@ -396,7 +396,7 @@ func runBeamChecked(t *testing.T, k int, l *Level, want bool, br beamRun) (won b
 	if o, err := replay(l, line); err != nil || !o.Won {
 		t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
 	}
-	return true, s.capped
+	return true, s.signals.capped
 }
 
 // TestBeamNoise: noise is a function of the state (the same beam twice
@@ -471,7 +471,7 @@ func testLateBeams(t *testing.T, sched schedule) {
 		}
 		m, _ := solver.NewMeter(context.Background(), solver.Options{})
 		s := newSearch(l, m, sched)
-		if out := s.solve(); out != outSolved || !s.lateRun || !s.beamWon {
+		if out := s.solve(); out != outSolved || !s.signals.lateRun || !s.signals.beamWon {
 			continue
 		}
 		lateWins++

@@ -82,7 +82,7 @@ func TestPressurePrunesInSearch(t *testing.T) {
 				}
 			}
 			if on {
-				pruned += s.pressured
+				pruned += s.signals.pressured
 				withNodes += m.Stats(0).Nodes
 			} else {
 				withoutNodes += m.Stats(0).Nodes

@@ -199,29 +199,35 @@ type search struct {
 	parent    *search     // a projection's search: its checkpoints are the parent's
 	projected uint64      // on outProjected: the types of the unsolvable projection
 	retroLeft int         // on outRetro: the tiles left where no state can be cleared
-	pressured int64       // states pruned by the tray-pressure bound (tests show it firing)
 
 	sleep   []int32 // sleep sets of the open frames (frame.sleepAt)
 	pending []int32 // the sleep set of the next frame pushed (childSleep)
 	mark    []int32 // scratch of childSleep: per tile, the stamp it was last seen
 	stamp   int32
-	slept   int64 // sleep-set entries of the frames opened: moves skipped (tests show sleep sets firing)
-	beamWon bool  // the win came from a beam (tests show beams firing)
-	capped  int64 // beam children dropped by beamRun.perParent (tests show the cap firing)
-	noMove  int64 // states with one free slot retracted by completable (tests show it firing)
-	skipped bool  // the restarts were skipped (restartNear; tests show it firing)
 	// deferred is the set of the schedule's beams (bit k: beams[k]) the
 	// beam phase deferred (gated or late), for the unlimited pass to run
 	// at lateBeams nodes; checkpoints save it.
 	deferred uint64
-	lateRun  bool // deferred beams ran (tests show them firing)
-	// gateCleared is the best line's cleared tiles when restartNear was
-	// asked (tests check the gate against it)
-	gateCleared int
 	// deadShrink is how much the last checkpoint's dead states shrank
 	// when compressed (encodeDead); 0 before the first.
 	deadShrink float64
 	deflater   *flate.Writer // compresses the dead states of checkpoints
+
+	signals testSignals
+}
+
+// testSignals are what the tests read to see a feature fire, in one place
+// (the way River groups its tests' hooks in JobRescuerTestSignals): the
+// search writes them and never reads them.
+type testSignals struct {
+	pressured   int64 // states pruned by the tray-pressure bound
+	slept       int64 // sleep-set entries of the frames opened: moves skipped
+	beamWon     bool  // the win came from a beam
+	capped      int64 // beam children dropped by beamRun.perParent
+	noMove      int64 // states with one free slot retracted by completable
+	skipped     bool  // the restarts were skipped (restartNear)
+	lateRun     bool  // deferred beams ran
+	gateCleared int   // the best line's cleared tiles when restartNear was asked (the gate's input)
 }
 
 // outcome is how a search ended.
@@ -262,7 +268,7 @@ func (s *search) pushFrame() {
 	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.sched.order(s.pass), s.pending)
 	end := int32(len(s.arena))
 	if len(s.pending) > 0 {
-		s.slept += int64(len(s.pending))
+		s.signals.slept += int64(len(s.pending))
 	}
 	sa := int32(len(s.sleep))
 	s.sleep = append(s.sleep, s.pending...)
@@ -294,7 +300,7 @@ func (s *search) solve() outcome {
 			if out, ended := s.endBeams(s.beamPhase()); ended {
 				return out
 			}
-			s.gateCleared = s.bestCleared
+			s.signals.gateCleared = s.bestCleared
 			if s.bestCleared*100 < s.sched.restartNear*len(s.b.l.tiles) {
 				if s.sched.retroFar.nodes > 0 {
 					switch s.retroPhase(s.sched.retroFar) {
@@ -307,7 +313,7 @@ func (s *search) solve() outcome {
 				// No line came near a win: skip the restarts,
 				// straight to the exact pass (see restartNear).
 				s.pass = s.sched.restarts
-				s.skipped = true
+				s.signals.skipped = true
 			}
 		}
 		s.nextPass()
@@ -322,7 +328,7 @@ func (s *search) endBeams(line []int32, stopped bool) (outcome, bool) {
 		return outStopped, true
 	case line != nil:
 		s.takeLine(line)
-		s.beamWon = true
+		s.signals.beamWon = true
 		return outSolved, true
 	case s.retroLeft > 0:
 		return outRetro, true
@@ -394,7 +400,7 @@ func (s *search) step(mv int32) bool {
 		return true
 	}
 	if b.l.slots-b.traySize == 1 && s.sleeping() && !s.completable() {
-		s.noMove++
+		s.signals.noMove++
 		s.retract()
 		return false
 	}
@@ -406,7 +412,7 @@ func (s *search) step(mv int32) bool {
 	// look-ahead (order.go) already finds a dead state within one
 	// expansion, cheaper than the bound; it pays from three on.
 	if b.l.slots-b.traySize >= 3 && s.pressure() && !b.tripleWithin() {
-		s.pressured++
+		s.signals.pressured++
 		s.retract()
 		return false
 	}

@@ -45,8 +45,8 @@ func TestSleepSetsAgainstOracle(t *testing.T) {
 				}
 			}
 			if on {
-				slept += s.slept
-				noMove += s.noMove
+				slept += s.signals.slept
+				noMove += s.signals.noMove
 				withNodes += m.Stats(0).Nodes
 			} else {
 				withoutNodes += m.Stats(0).Nodes

@@ -2,7 +2,6 @@ package twoends
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,8 +13,14 @@ import (
 // repeats the row, so the texts of a whole line grow with its square.
 const MaxStateValues = 2000
 
-// ErrRowTooLong is returned by States above MaxStateValues.
-var ErrRowTooLong = errors.New("twoends: row too long to list every state")
+// ErrRowTooLong is returned by States above MaxStateValues; it is a
+// solver.ErrTooManyStates.
+var ErrRowTooLong error = rowTooLong{}
+
+type rowTooLong struct{}
+
+func (rowTooLong) Error() string        { return "twoends: row too long to list every state" }
+func (rowTooLong) Is(target error) bool { return target == solver.ErrTooManyStates }
 
 // StateView is a twoends position for drawing: the whole row, the
 // remaining interval [Left, Right] (Left > Right once all are taken), both

@@ -4,7 +4,7 @@
 // The board element alone carries data-state, the canonical state text.
 import {getJSON} from './api.js';
 import {el, errorBox, isFinal, show, sleep} from './dom.js';
-import {drawState, describeMove} from './draw.js';
+import {describeMove, rendererOf} from './draw.js';
 
 export async function jobPage(id) {
   const facts = el('section', {'aria-live': 'polite'});
@@ -20,7 +20,8 @@ export async function jobPage(id) {
   const main = document.getElementById('main');
   main.append(difficultySection(job));
   try {
-    main.append(player(await getJSON('/v1/jobs/' + id + '/replay')));
+    const rp = await getJSON('/v1/jobs/' + id + '/replay');
+    main.append(player(rp, await rendererOf(rp.kind)));
   } catch (err) {
     main.append(errorBox(err)); // e.g. a twoends row too long to list every state
   }
@@ -83,8 +84,9 @@ function difficultySection(job) {
   return sec;
 }
 
-// player is the board and its replay controls.
-function player(rp) {
+// player is the board, drawn by the kind's renderer, and its replay
+// controls.
+function player(rp, renderer) {
   const states = rp.states;
   const last = states.length - 1;
   let step = clamp(Number(new URLSearchParams(location.search).get('step') ?? 0), last);
@@ -108,8 +110,8 @@ function player(rp) {
     const st = states[step];
     board.dataset.state = st.text;
     board.setAttribute('aria-label', st.text);
-    board.replaceChildren(drawState(rp.kind, st, states));
-    moveInfo.textContent = describeMove(rp.kind, st);
+    board.replaceChildren(renderer.draw(st, states));
+    moveInfo.textContent = describeMove(renderer, st);
     counter.textContent = `step ${step} / ${last}`;
     scrub.value = step;
     const url = new URL(location.href);

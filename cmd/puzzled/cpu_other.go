@@ -1,8 +1,0 @@
-//go:build !linux
-
-package main
-
-import "time"
-
-// treeCPU needs Linux's /proc; elsewhere the bench prints no CPU figures.
-func treeCPU() map[string]time.Duration { return nil }

@@ -1,0 +1,55 @@
+package envtest
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/internal/devstack"
+)
+
+// OwnPostgres starts a PostgreSQL server of this test alone on a free port
+// (fsync off), for tests that kill, restart or otherwise break it. It is
+// stopped and its folder removed at cleanup.
+func OwnPostgres(t testing.TB) *devstack.Postgres {
+	t.Helper()
+	dir, err := newTempDir("ownpg")
+	if err != nil {
+		t.Fatalf("envtest: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	pg, err := devstack.StartPostgres(context.Background(), postgresConfig(dir))
+	if err != nil {
+		t.Fatalf("envtest: own PostgreSQL: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := pg.Stop(ctx); err != nil {
+			t.Errorf("envtest: stop own PostgreSQL: %v", err)
+		}
+	})
+	return pg
+}
+
+// OwnRedis starts a Redis server of this test alone on a free port (nothing
+// kept on disk, so Restart brings it back empty; miniredis when redis-server
+// is not installed), for tests that kill, flush or restart it. It is stopped
+// and its folder removed at cleanup.
+func OwnRedis(t testing.TB) *devstack.Redis {
+	t.Helper()
+	r, dir, err := startRedis(context.Background())
+	if err != nil {
+		t.Fatalf("envtest: own Redis: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := r.Stop(ctx); err != nil {
+			t.Errorf("envtest: stop own Redis: %v", err)
+		}
+		os.RemoveAll(dir)
+	})
+	return r
+}

@@ -1,8 +1,0 @@
-package testenv
-
-import (
-	"os"
-	"testing"
-)
-
-func TestMain(m *testing.M) { os.Exit(Run(m)) }

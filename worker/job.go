@@ -1,0 +1,70 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/puzzled/puzzled/store"
+)
+
+// handleJob runs a task that carries one job.
+func (w *Worker) handleJob(ctx context.Context, id int64) error {
+	log := w.cfg.Logger.With(slog.Int64("job_id", id))
+	if !w.hold(id) {
+		log.Info("task dropped: this worker is running the job already")
+		return nil
+	}
+	defer w.release(id)
+	w.claims.RLock()
+	start, err := w.starts.do(ctx, id)
+	w.claims.RUnlock()
+	if err != nil {
+		return err
+	}
+	if !start.ok {
+		w.logNotStarted(ctx, log, id)
+		return nil
+	}
+	job := start.job
+	log = log.With(slog.String("kind", job.Kind), slog.Int("attempt", int(job.Attempts)))
+	if job.Attempts > job.MaxAttempts {
+		return w.giveUp(ctx, log, job)
+	}
+	a := w.run(ctx, log, job, nil, false)
+	act, err := w.settle(ctx, log, a, false)
+	if err != nil {
+		return errors.Join(a.err, err)
+	}
+	if act == actStore {
+		return w.store(ctx, log, []attempt{a})
+	}
+	return taskError(act, a.err)
+}
+
+// logNotStarted says why a task's job did not start.
+func (w *Worker) logNotStarted(ctx context.Context, log *slog.Logger, id int64) {
+	state, owner, err := w.cfg.Store.JobHolder(ctx, id)
+	switch {
+	case err != nil:
+		log.Debug("task for a missing job dropped", slog.Any("error", err))
+	case state.Live():
+		log.Info("task dropped: the job is held by another live worker", slog.String("holder", owner))
+	default:
+		log.Debug("task for a finished or canceled job dropped", slog.String("state", string(state)))
+	}
+}
+
+// giveUp fails a job whose attempts are exhausted.
+func (w *Worker) giveUp(ctx context.Context, log *slog.Logger, job store.RunnableJob) error {
+	log.Warn("job failed: attempts exhausted")
+	last := job.LastError
+	if last == "" {
+		last = "none recorded (the worker died during the attempt?)"
+	}
+	msg := fmt.Sprintf("gave up after %d attempts; last error: %s", job.MaxAttempts, last)
+	return errors.Join(w.cfg.Store.FailJob(ctx, job.ID, msg, true), asynq.SkipRetry)
+}
