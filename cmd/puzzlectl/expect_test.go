@@ -16,8 +16,8 @@ import (
 func TestParseBand(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		in      string
-		want    string // String() of the band; "" for an error
+		in       string
+		want     string // String() of the band; "" for an error
 		in1, out int    // a number inside and one outside
 	}{
 		{"3-7", "3-7", 5, 8},
