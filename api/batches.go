@@ -31,6 +31,7 @@ type batchRequest struct {
 	Budget     solver.Budget
 	Difficulty *wire.DifficultyOption // applies to every level of the batch
 	Labels     json.RawMessage
+	Callbacks  []wire.Callback // webhooks.go
 }
 
 // maxListedErrors caps how many bad levels a 400 lists.
@@ -220,6 +221,12 @@ func (l *levelStream) finish(query batchRequest) func(*store.BatchParams) error 
 		if opts.Priority == "" {
 			opts.Priority = queue.Bulk
 		}
+		hooks, err := l.s.callbackWebhooks(l.r.Context(), opts.Callbacks, true)
+		if err != nil {
+			l.err = err
+			return err
+		}
+		p.Webhooks = hooks
 		p.Priority, p.Budget, p.Labels, p.Versions = opts.Priority, opts.Budget, opts.Labels, l.versions
 		p.Playouts = playoutsFor(opts.Priority, opts.Difficulty)
 		return nil
@@ -262,6 +269,11 @@ func queryOptions(r *http.Request) (batchRequest, error) {
 			*dst = n
 		}
 	}
+	callbacks, err := callbacksFromQuery(r)
+	if err != nil {
+		return req, err
+	}
+	req.Callbacks = callbacks
 	if q.Has("playouts") {
 		// Clamped into int's range so that validateOptions names the field.
 		req.Difficulty = &wire.DifficultyOption{Playouts: int(max(min(playouts, math.MaxInt32), math.MinInt32))}

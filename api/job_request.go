@@ -21,6 +21,7 @@ type jobRequest struct {
 	Budget     solver.Budget
 	Difficulty *wire.DifficultyOption
 	Labels     json.RawMessage
+	Callbacks  []wire.Callback // webhooks.go
 }
 
 // decodeJobRequest reads a POST /v1/jobs body in one pass over its bytes:
@@ -61,6 +62,8 @@ func decodeJobRequest(body []byte) (jobRequest, error) {
 			req.Difficulty, err = decodeDifficulty(raw)
 		case "labels":
 			req.Labels = raw
+		case "callbacks":
+			err = decodeOption(name, raw, &req.Callbacks)
 		default:
 			err = &solver.FieldError{Field: name, Reason: "unknown field"}
 		}
@@ -80,7 +83,7 @@ func isBareLevel(fields map[string]json.RawMessage) bool {
 	}
 	for name := range fields {
 		switch name {
-		case "priority", "budget", "difficulty", "labels":
+		case "priority", "budget", "difficulty", "labels", "callbacks":
 		default:
 			return true
 		}

@@ -55,6 +55,11 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		writeLevelError(w, err)
 		return
 	}
+	hooks, err := s.callbackWebhooks(r.Context(), req.Callbacks, false)
+	if err != nil {
+		s.writeOptionError(w, r, err)
+		return
+	}
 	if req.Priority == "" {
 		req.Priority = queue.Interactive
 	}
@@ -64,6 +69,10 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
 	}, s.cfg.Logger)
 	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	if err := s.cfg.Store.AddJobWebhooks(r.Context(), job.ID, hooks); err != nil {
 		s.writeStoreError(w, r, err)
 		return
 	}

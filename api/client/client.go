@@ -62,6 +62,9 @@ type JobOptions struct {
 	// server's default (figures for interactive jobs, none for bulk).
 	Difficulty *wire.DifficultyOption `json:"difficulty,omitempty"`
 	Labels     json.RawMessage        `json:"labels,omitempty"`
+	// Callbacks are URLs that get signed events when the job or batch is
+	// finished (docs/webhooks.md); the caller's token needs a webhook secret.
+	Callbacks []wire.Callback `json:"callbacks,omitempty"`
 }
 
 // do sends a request and decodes a JSON answer into out (if not nil).
@@ -141,10 +144,10 @@ func (c *Client) CancelJob(ctx context.Context, id int64) (wire.JobState, error)
 }
 
 // CreateBatch submits levels as one batch (sent as NDJSON, or as a JSON
-// object when it has labels) and returns its id.
+// object when it has labels or callbacks) and returns its id.
 func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts JobOptions) (int64, error) {
-	if len(opts.Labels) > 0 {
-		// Labels travel only in the object form of the body.
+	if len(opts.Labels) > 0 || len(opts.Callbacks) > 0 {
+		// Labels and callbacks travel only in the object form of the body.
 		body, _ := json.Marshal(struct {
 			Levels []json.RawMessage `json:"levels"`
 			JobOptions
