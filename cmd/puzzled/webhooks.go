@@ -84,4 +84,3 @@ func startWebhooks(ctx context.Context, cfg config, st *store.Store, qc *queue.C
 	go func() { done <- webhook.Run(ctx, st, qc, opt, cfg.webhookConfig(logger)) }()
 	return func() error { return <-done }
 }
-

@@ -106,4 +106,6 @@ func Enqueue(ctx context.Context, qc *queue.Client, cfg Config, e store.EventTas
 }
 
 // retryDelay is the webhook server's RetryDelayFunc.
-func (d *Deliverer) retryDelay(n int, _ error, _ *asynq.Task) time.Duration { return d.cfg.Backoff.Delay(n) }
+func (d *Deliverer) retryDelay(n int, _ error, _ *asynq.Task) time.Duration {
+	return d.cfg.Backoff.Delay(n)
+}
