@@ -44,7 +44,7 @@ func Run(ctx context.Context, st *store.Store, qc *queue.Client, redis asynq.Red
 		return nil
 	}
 	cfg.Logger.Info("webhooks started", slog.String("allow", cfg.Allow.String()), slog.String("retry", cfg.Backoff.String()),
-		slog.Duration("retry_span", cfg.Backoff.Span()))
+		slog.String("retry_span", cfg.Backoff.Span().Round(time.Minute).String()))
 	NewEmitter(st, qc, cfg).Run(ctx, l)
 	return nil
 }

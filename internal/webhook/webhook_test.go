@@ -86,7 +86,7 @@ func (i inspector) queueSizes() (int, error) {
 // setup starts everything; apiAllow is the API's allow-list (which
 // callback URLs it accepts), hooks the webhook settings of the worker
 // process (its own allow-list among them).
-func setup(t *testing.T, apiAllow string, hooks webhook.Config) *fixture {
+func setup(t testing.TB, apiAllow string, hooks webhook.Config) *fixture {
 	t.Helper()
 	ctx := t.Context()
 	dbURL := testenv.PostgresURL(t)
@@ -146,7 +146,7 @@ func setup(t *testing.T, apiAllow string, hooks webhook.Config) *fixture {
 // attempts of each event id, and takes each event once (the first attempt
 // it answers 2xx), as a receiver that drops repeats by id would.
 type receiver struct {
-	t       *testing.T
+	t       testing.TB
 	secret  string
 	respond func(attempt int) int // the status of an event's n-th attempt (1-based)
 
@@ -156,7 +156,7 @@ type receiver struct {
 	order    []string // ids taken, in order
 }
 
-func newReceiver(t *testing.T, secret string, respond func(int) int) (*receiver, string) {
+func newReceiver(t testing.TB, secret string, respond func(int) int) (*receiver, string) {
 	r := &receiver{t: t, secret: secret, respond: respond, attempts: map[string]int{}, taken: map[string]wire.Event{}}
 	srv := httptest.NewServer(r)
 	t.Cleanup(srv.Close)
@@ -548,7 +548,7 @@ func TestDeliveryRefusals(t *testing.T) {
 	})
 }
 
-func mustAllow(t *testing.T, s string) webhook.AllowList {
+func mustAllow(t testing.TB, s string) webhook.AllowList {
 	t.Helper()
 	a, err := webhook.ParseAllowList(s)
 	if err != nil {

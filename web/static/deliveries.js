@@ -42,7 +42,7 @@ async function follow(view) {
 async function load(view) {
   const log = await getJSON('/v1/batches/' + view.batchID + '/deliveries');
   view.sec.replaceChildren(el('h2', {}, 'Webhook deliveries'), ...render(log, () => follow(view)));
-  view.sec.dataset.ready = 'true';
+  view.sec.dataset.loaded = 'true'; // not data-ready: the report's section has that
   return log;
 }
 
