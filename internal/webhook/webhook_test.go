@@ -114,7 +114,7 @@ func setup(t testing.TB, apiAllow string, hooks webhook.Config) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := api.New(api.Config{Store: st, Queue: qc, Registry: kinds.Registry(), Logger: logger,
+	srv := api.New(api.Config{Store: st, Queue: qc, Registry: kinds.Registry(), Logger: logger, Limits: api.Limits{SubmitRate: 1000},
 		Webhooks: webhook.Config{Allow: allow, Backoff: hooks.Backoff}})
 	t.Cleanup(srv.Close)
 	hs := httptest.NewServer(apicontract.Handler(t, srv))
