@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/puzzled/puzzled/internal/webhook"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
@@ -41,6 +42,10 @@ type Config struct {
 	// runs it. Nil: the server starts its own at the first long-poll and
 	// stops it in Close.
 	Listener *store.Listener
+	// Webhooks checks the callback URLs of new batches and jobs (its
+	// allow-list) and sets the retries of redeliveries; the worker
+	// processes deliver (internal/webhook).
+	Webhooks webhook.Config
 }
 
 // Limits bound what one request may ask for.
@@ -112,6 +117,7 @@ type Server struct {
 // New returns the API's handler with every route registered.
 func New(cfg Config) *Server {
 	cfg.Limits = cfg.Limits.withDefaults()
+	cfg.Webhooks = cfg.Webhooks.WithDefaults()
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -161,6 +167,12 @@ func (s *Server) routes() {
 	s.handle("GET /v1/batches/{id}/results", read, s.batchResults)
 	s.handle("GET /v1/batches/{id}/report", read, s.batchReport)
 	s.handle("POST /v1/batches/{id}/cancel", write, s.cancelBatch)
+	s.handle("GET /v1/batches/{id}/deliveries", read, s.batchDeliveries)
+	s.handle("GET /v1/jobs/{id}/deliveries", read, s.jobDeliveries)
+	s.handle("POST /v1/webhook-events/{id}/redeliver", write, s.redeliver)
+	s.handle("POST /v1/webhook-secrets", write, s.createWebhookSecret)
+	s.handle("GET /v1/webhook-secrets", read, s.listWebhookSecrets)
+	s.handle("DELETE /v1/webhook-secrets/{id}", write, s.revokeWebhookSecret)
 
 	s.handle("GET /v1/levels", read, s.listLevels)
 	s.handle("GET /v1/levels/{hash}", read, s.getLevel)
@@ -220,7 +232,7 @@ func (s *Server) guard(a access, h http.HandlerFunc) http.HandlerFunc {
 				return
 			}
 		}
-		h(w, r)
+		h(w, withPrincipal(r, p))
 	}
 }
 

@@ -28,6 +28,10 @@ type StaticToken struct {
 type principal struct {
 	name     string
 	readOnly bool
+	// owner is who owns what the caller creates (webhook secrets):
+	// "token:<id>" for a stored token, "static:<name>" for a configured
+	// one, "anonymous" when no token is needed.
+	owner string
 }
 
 // kind says what a principal is, for messages: "token" or "client address".
@@ -81,7 +85,7 @@ var (
 // authenticate returns the request's principal. With no token configured
 // anywhere every request is allowed, as the client's address.
 func (a *authenticator) authenticate(r *http.Request) (principal, error) {
-	anon := principal{name: "addr:" + clientHost(r)}
+	anon := principal{name: "addr:" + clientHost(r), owner: "anonymous"}
 	required, err := a.required(r.Context())
 	if err != nil {
 		return principal{}, err
@@ -101,7 +105,8 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 		}
 	}
 	if found >= 0 {
-		return principal{name: "token:" + a.static[found].name, readOnly: a.static[found].readOnly}, nil
+		return principal{name: "token:" + a.static[found].name, readOnly: a.static[found].readOnly,
+			owner: "static:" + a.static[found].name}, nil
 	}
 	a.mu.Lock()
 	c, ok := a.cache[sum]
@@ -116,7 +121,7 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 	if err != nil {
 		return principal{}, err
 	}
-	p := principal{name: "token:" + t.Name, readOnly: t.ReadOnly}
+	p := principal{name: "token:" + t.Name, readOnly: t.ReadOnly, owner: "token:" + strconv.FormatInt(t.ID, 10)}
 	a.mu.Lock()
 	a.cache[sum] = cachedToken{p: p, expires: time.Now().Add(tokenCacheTTL)}
 	a.mu.Unlock()

@@ -191,6 +191,8 @@ func (d *batchDecoder) wrapperFields() error {
 			}
 		case "labels":
 			err = d.dec.Decode(&d.opts.Labels)
+		case "callbacks":
+			err = d.dec.Decode(&d.opts.Callbacks)
 		default:
 			return &solver.FieldError{Field: key, Reason: "unknown field"}
 		}

@@ -212,6 +212,12 @@ func (l *levelStream) finish(query jobtype.Options) func(*store.BatchParams) err
 			l.err = err
 			return l.err
 		}
+		hooks, err := l.s.callbackWebhooks(l.r.Context(), opts.Callbacks, true)
+		if err != nil {
+			l.err = err
+			return err
+		}
+		p.Webhooks = hooks
 		p.Priority, p.Budget, p.Labels, p.Versions = opts.Priority, opts.Budget, opts.Labels, l.versions
 		p.Playouts = opts.Playouts()
 		return nil
@@ -254,6 +260,11 @@ func queryOptions(r *http.Request) (jobtype.Options, error) {
 			*dst = n
 		}
 	}
+	callbacks, err := callbacksFromQuery(r)
+	if err != nil {
+		return req, err
+	}
+	req.Callbacks = callbacks
 	if q.Has("playouts") {
 		// Clamped into int's range so that Options.Validate names the field.
 		req.Difficulty = &jobtype.Difficulty{Playouts: int(max(min(playouts, math.MaxInt32), math.MinInt32))}

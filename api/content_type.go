@@ -38,7 +38,7 @@ func acceptContentType(w http.ResponseWriter, r *http.Request, accepted ...strin
 
 // batchQueryOptions are the query parameters that carry a batch's options
 // for the array and NDJSON forms.
-var batchQueryOptions = []string{"priority", "max_ms", "max_nodes", "playouts"}
+var batchQueryOptions = []string{"priority", "max_ms", "max_nodes", "playouts", "callback", "callback_job_events"}
 
 // noQueryOptions rejects query options on a batch in the object form,
 // whose options live in the body: silently dropping ?priority= would run

@@ -49,6 +49,8 @@ func decodeJobRequest(reg *solver.Registry, body []byte) (jobtype.Spec, error) {
 			spec.Difficulty, err = decodeDifficulty(raw)
 		case "labels":
 			spec.Labels = raw
+		case "callbacks":
+			err = decodeOption(name, raw, &spec.Callbacks)
 		default:
 			err = &solver.FieldError{Field: name, Reason: "unknown field"}
 		}
@@ -67,7 +69,7 @@ func isWrapper(fields map[string]json.RawMessage) bool {
 	}
 	for name := range fields {
 		switch name {
-		case "priority", "budget", "difficulty", "labels":
+		case "priority", "budget", "difficulty", "labels", "callbacks":
 		default:
 			return false
 		}

@@ -32,12 +32,21 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		writeLevelError(w, err)
 		return
 	}
+	hooks, err := s.callbackWebhooks(r.Context(), spec.Callbacks, false)
+	if err != nil {
+		s.writeOptionError(w, r, err)
+		return
+	}
 	lvl, kind := s.storedLevel(parsed)
 	job, err := queue.Submit(r.Context(), s.cfg.Store, s.cfg.Queue, store.JobParams{
 		Level: lvl, Priority: spec.Priority, Budget: spec.Budget, Labels: spec.Labels, Playouts: spec.Playouts(),
 		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
 	}, s.cfg.Logger)
 	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	if err := s.cfg.Store.AddJobWebhooks(r.Context(), job.ID, hooks); err != nil {
 		s.writeStoreError(w, r, err)
 		return
 	}

@@ -19,6 +19,9 @@ type Options struct {
 	// default (see Normalize).
 	Difficulty *Difficulty     `json:"difficulty,omitempty"`
 	Labels     json.RawMessage `json:"labels,omitempty"`
+	// Callbacks are URLs that get signed events when the job or batch is
+	// finished (docs/webhooks.md); the caller's token needs a webhook secret.
+	Callbacks []Callback `json:"callbacks,omitempty"`
 }
 
 // Difficulty is the "difficulty" option of a job or batch: how many

@@ -35,6 +35,9 @@ type BatchParams struct {
 	// Versions maps each kind to its current solver version: definitive
 	// results of that version complete jobs at once.
 	Versions map[string]string
+	// Webhooks are the batch's callbacks (webhooks.go), stored before its
+	// jobs so that jobs finished at once from the cache are reported too.
+	Webhooks []NewWebhook
 }
 
 // LevelStream yields a batch's levels one at a time.
@@ -90,6 +93,9 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			src.n, p.Priority, nullJSON(p.Labels)).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert batch: %w", err)
+		}
+		if err := insertWebhooks(ctx, tx, id, p.Webhooks); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body)
 			SELECT hash, kind, body FROM new_jobs WHERE body IS NOT NULL ON CONFLICT (hash) DO NOTHING`); err != nil {

@@ -40,7 +40,8 @@ type Listener struct {
 
 	mu      sync.Mutex
 	waiters map[string]map[chan struct{}]struct{}
-	ready   chan struct{} // closed once the first LISTEN succeeded
+	taps    map[chan string]struct{} // see Keys
+	ready   chan struct{}            // closed once the first LISTEN succeeded
 }
 
 // NewListener returns a listener on the store's database; Run it.
@@ -52,6 +53,7 @@ func (s *Store) NewListener(logger *slog.Logger) *Listener {
 		conn:    s.pool.Config().ConnConfig.Copy(),
 		logger:  logger,
 		waiters: map[string]map[chan struct{}]struct{}{},
+		taps:    map[chan string]struct{}{},
 		ready:   make(chan struct{}),
 	}
 }
@@ -83,10 +85,40 @@ func (l *Listener) Subscribe(key string) (<-chan struct{}, func()) {
 	}
 }
 
+// AnyKey is what Keys delivers after a lost connection: any key may have
+// been missed.
+const AnyKey = "*"
+
+// Keys returns a channel that receives every key notified (AnyKey after a
+// reconnection), and a function that ends the subscription. Keys that find
+// the channel's buffer full are dropped: a reader must also look at the
+// state from time to time (the webhook emitter does, every few seconds).
+func (l *Listener) Keys(buffer int) (<-chan string, func()) {
+	ch := make(chan string, buffer)
+	l.mu.Lock()
+	l.taps[ch] = struct{}{}
+	l.mu.Unlock()
+	return ch, func() {
+		l.mu.Lock()
+		delete(l.taps, ch)
+		l.mu.Unlock()
+	}
+}
+
 // wake signals the waiters of key, or of every key when all is set.
 func (l *Listener) wake(key string, all bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	tapKey := key
+	if all {
+		tapKey = AnyKey
+	}
+	for ch := range l.taps {
+		select {
+		case ch <- tapKey:
+		default:
+		}
+	}
 	for k, set := range l.waiters {
 		if !all && k != key {
 			continue

@@ -23,9 +23,9 @@ import (
 const chromiumPath = "/usr/bin/chromium"
 
 // startDev runs a real `puzzled dev` (API, worker, embedded PostgreSQL and
-// Redis) in a data folder of the test's own and stops it with SIGINT at
-// cleanup.
-func startDev(t *testing.T) (string, *client.Client) {
+// Redis) in a data folder of the test's own, with env added to its
+// environment, and stops it with SIGINT at cleanup.
+func startDev(t *testing.T, env ...string) (string, *client.Client) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "puzzled-web-test-")
 	if err != nil {
@@ -35,7 +35,7 @@ func startDev(t *testing.T) (string, *client.Client) {
 	if err := os.Chmod(dir, 0o755); err != nil { // postgres runs as another user
 		t.Fatal(err)
 	}
-	p := e2etest.Start(t, nil, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
+	p := e2etest.Start(t, env, "dev", "--data-dir", dir, "--http-addr", "127.0.0.1:0")
 	t.Cleanup(func() {
 		p.Signal(syscall.SIGINT)
 		select {

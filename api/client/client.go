@@ -131,10 +131,10 @@ func (c *Client) CancelJob(ctx context.Context, id int64) (jobtype.State, error)
 }
 
 // CreateBatch submits levels as one batch (sent as NDJSON, or as a JSON
-// object when it has labels) and returns its id.
+// object when it has labels or callbacks) and returns its id.
 func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts jobtype.Options) (int64, error) {
-	if len(opts.Labels) > 0 {
-		// Labels travel only in the object form of the body.
+	if len(opts.Labels) > 0 || len(opts.Callbacks) > 0 {
+		// Labels and callbacks travel only in the object form of the body.
 		body, _ := json.Marshal(struct {
 			Levels []json.RawMessage `json:"levels"`
 			jobtype.Options

@@ -6,11 +6,14 @@
 // looks up stored levels (get), lists jobs, batches and levels with filters
 // (jobs, batches, levels), runs one interactive job (job), deals a sheep
 // layout anew into NDJSON levels for a batch (deal) and prints the
-// canonical state of a level after each move of a plan (replay).
+// canonical state of a level after each move of a plan (replay), and checks
+// levels against what is expected of them in CI (check).
 //
 // Exit status: 0 on success; 1 on an error (bad usage, an invalid level, an
 // unreachable server); 2 when a waited-for batch or job has a failed job or
-// a verdict named by --fail-on; 130 when interrupted.
+// a verdict named by --fail-on; 130 when interrupted. check has the exit
+// statuses of a CI step instead: 0 every level meets its expectation, 1 some
+// level does not, 2 usage or server errors (docs/ci.md).
 package main
 
 import (
@@ -56,6 +59,7 @@ func commands() []command {
 	return []command{
 		{"solve", "[flags] FILE|DIR|-...", "solve levels locally, no server", runSolve},
 		{"submit", "[flags] PATH|GLOB...", "submit levels as one batch", runSubmit},
+		{"check", "[flags] PATH|GLOB...", "check levels in CI: expected verdicts, JUnit report, exit 1 on a miss", runCheck},
 		{"status", "[--job] ID", "show a batch's (or a job's) progress", runStatus},
 		{"results", "[--format ndjson|csv|table] ID", "print a batch's results in submission order", runResults},
 		{"wait", "[--fail-on V]... ID", "wait for a batch with a progress bar", runWait},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/internal/webhook"
 	"github.com/puzzled/puzzled/queue"
 )
 
@@ -32,6 +33,8 @@ type config struct {
 	tokens          []api.StaticToken
 	tokensErr       error // a malformed token variable, reported by commands that serve
 	metricsAddr     string
+	webhooks        webhook.Config // webhooks.go
+	webhooksErr     error          // a malformed webhook variable, reported by connect
 }
 
 func env(name, def string) string {
@@ -108,6 +111,9 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.IntVar(&cfg.playouts, "difficulty-playouts", envInt("PUZZLED_DIFFICULTY_PLAYOUTS", 0), "playouts per player of the difficulty figures of interactive jobs that do not set difficulty.playouts; 0 = 1000, negative = no figures for any job [PUZZLED_DIFFICULTY_PLAYOUTS]")
 		bulkPriorityFlag(fs, &cfg.bulkPriority, &cfg.bulkYield)
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
+	}
+	if groups.HTTP || groups.Work {
+		webhookFlags(fs, cfg)
 	}
 	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error [PUZZLED_LOG_LEVEL]")
 	return fs

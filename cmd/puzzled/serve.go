@@ -44,7 +44,7 @@ func runServe(ctx context.Context, args []string) error {
 func newAPI(cfg config, st *store.Store, qc *queue.Client, logger *slog.Logger, reg *prometheus.Registry) *api.Server {
 	return api.New(api.Config{
 		Store: st, Queue: qc, Registry: kinds.Registry(), Logger: logger,
-		Limits: cfg.limits, Tokens: cfg.tokens, Metrics: reg,
+		Limits: cfg.limits, Tokens: cfg.tokens, Metrics: reg, Webhooks: cfg.webhookConfig(logger),
 	})
 }
 
@@ -58,6 +58,9 @@ func newRegistry() *prometheus.Registry {
 
 // connect migrates the database, then opens the store and the queue client.
 func connect(ctx context.Context, cfg config, logger *slog.Logger, opts store.OpenOpts) (*store.Store, *queue.Client, error) {
+	if cfg.webhooksErr != nil {
+		return nil, nil, cfg.webhooksErr
+	}
 	if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -74,8 +75,12 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	raiseMaxProcs(cfg, logger)
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.Int("interactive_slots", cfg.interactive),
 		slog.String("bulk_priority", cfg.bulkPriority), slog.Bool("bulk_yield", cfg.bulkYield && pool != nil), slog.String("worker_id", w.Owner().ID))
-	return worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
+	hookCtx, stopWebhooks := context.WithCancel(ctx)
+	waitWebhooks := startWebhooks(hookCtx, cfg, st, qc, opt, logger)
+	err = worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
 		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Queue: qc, Logger: logger})
+	stopWebhooks()
+	return errors.Join(err, waitWebhooks())
 }
 
 // workerStoreOpts: asynchronous commits, and a connection per solve plus

@@ -3,6 +3,7 @@
 // slowest, a histogram of solve times, and the difficulty scores (a
 // histogram and the hardest levels; docs/difficulty.md).
 import {getJSON, request} from './api.js';
+import {deliveriesSection} from './deliveries.js';
 import {el, fmtLabels, show, sleep} from './dom.js';
 
 // histogramLimit caps the results read for the histogram.
@@ -11,7 +12,7 @@ const histogramLimit = 20000;
 export async function batchPage(id) {
   const head = el('section', {'aria-live': 'polite'});
   const report = el('section');
-  show(el('h1', {}, 'Batch #' + id), head, report);
+  show(el('h1', {}, 'Batch #' + id), head, report, deliveriesSection(id));
   let b = await getJSON('/v1/batches/' + id);
   for (;;) {
     head.replaceChildren(summary(b));
