@@ -76,7 +76,7 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			d.cfg.Logger.Warn("dispatch round failed", slog.Any("error", err))
 		}
-		if n < d.cfg.Page || err != nil {
+		if n == 0 || err != nil {
 			select {
 			case <-ctx.Done():
 			case <-time.After(d.cfg.Poll):
@@ -114,8 +114,9 @@ func tasksOf(jobs []store.LiveJob) []task {
 }
 
 // Round takes over the jobs of dead workers, claims one page of jobs that
-// travel alone and one of bundles, and makes sure each has a live task.
-// It returns how many jobs and bundles it claimed.
+// travel alone and one of batches (whose bundles travel in a task each),
+// and makes sure each has a live task. It returns how many jobs and
+// batches it claimed.
 func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if d.cfg.Owner.ID != "" {
 		ids, err := d.cfg.Store.TakeOverJobs(ctx, d.cfg.Owner.ID, d.cfg.Owner.DeadAfter)
@@ -141,12 +142,12 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	bundles, err := d.cfg.Store.ClaimLiveBundles(ctx, staleBefore, d.cfg.Page)
+	batches, err := d.cfg.Store.ClaimLiveBatches(ctx, staleBefore, batchesPerRound)
 	if err != nil {
 		return 0, err
 	}
-	claimed := len(jobs) + len(bundles)
-	if claimed < d.cfg.Page {
+	claimed := len(jobs) + len(batches)
+	if len(jobs) < d.cfg.Page && len(batches) < batchesPerRound {
 		d.sweepBefore = time.Time{} // the sweep is through
 	}
 	d.compactNow(ctx)
@@ -175,24 +176,30 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 			}
 		})
 	}
-	for _, t := range append(tasksOf(jobs), bundleTasks(bundles)...) {
+	for _, t := range append(tasksOf(jobs), bundleTasks(batches)...) {
 		next <- t
 	}
 	close(next)
 	wg.Wait()
-	d.cfg.Logger.Debug("dispatched", slog.Int("jobs", len(jobs)), slog.Int("bundles", len(bundles)),
+	d.cfg.Logger.Debug("dispatched", slog.Int("jobs", len(jobs)), slog.Int("batches", len(batches)),
 		slog.Int("tasks_enqueued", recovered))
-	// A job or bundle whose enqueue failed keeps its fresh enqueued_at and
+	// A job or batch whose enqueue failed keeps its fresh enqueued_at and
 	// is retried once it goes stale.
 	return claimed, firstErr
 }
 
-// bundleTasks are the tasks of claimed bundles.
-func bundleTasks(bundles []store.LiveBundle) []task {
-	tasks := make([]task, len(bundles))
-	for i, b := range bundles {
-		tasks[i] = task{payload: Payload{BatchID: b.BatchID, Bundle: b.FirstSeq / BundleSize}, queue: string(b.Priority),
-			maxMS: budgetBound(b.MaxMS)}
+// batchesPerRound caps the batches a round claims: each may have up to
+// thousands of bundles to hand over.
+const batchesPerRound = 16
+
+// bundleTasks are the tasks of the bundles of claimed batches.
+func bundleTasks(batches []store.LiveBatch) []task {
+	var tasks []task
+	for _, b := range batches {
+		for _, first := range b.Bundles {
+			tasks = append(tasks, task{payload: Payload{BatchID: b.BatchID, Bundle: first / BundleSize},
+				queue: string(b.Priority), maxMS: budgetBound(b.MaxMS)})
+		}
 	}
 	return tasks
 }

@@ -272,8 +272,12 @@ func insertBundles(ctx context.Context, tx pgx.Tx, batchID int64, n, cached int,
 		firsts = `SELECT DISTINCT seq / $2 * $2 FROM jobs
 			WHERE batch_id = $1 AND state = 'queued' AND dup_of IS NULL AND $3 > 0`
 	}
-	_, err := tx.Exec(ctx, `INSERT INTO bundles (batch_id, first_seq, end_seq, priority, max_ms)
-		SELECT $1, f.first, f.first + $2, $4, $5 FROM (`+firsts+`) f (first)`,
+	_, err := tx.Exec(ctx, `
+		WITH d AS (
+			INSERT INTO batch_dispatch (batch_id, priority, max_ms) VALUES ($1, $4, $5)
+		)
+		INSERT INTO bundles (batch_id, first_seq, end_seq)
+		SELECT $1, f.first, f.first + $2 FROM (`+firsts+`) f (first)`,
 		batchID, int32(BundleSize), int32(n), p.Priority, p.Budget.MaxMS)
 	if err != nil {
 		return fmt.Errorf("insert bundles: %w", err)
@@ -404,7 +408,8 @@ func (s *Store) CancelBatch(ctx context.Context, id int64) ([]int64, error) {
 		if ids, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
 			return err
 		}
-		_, err = tx.Exec(ctx, `DELETE FROM bundles WHERE batch_id = $1`, id)
+		_, err = tx.Exec(ctx, `WITH d AS (DELETE FROM batch_dispatch WHERE batch_id = $1)
+			DELETE FROM bundles WHERE batch_id = $1`, id)
 		return err
 	})
 	if err != nil {

@@ -10,11 +10,12 @@ import (
 )
 
 // Bundles. The jobs of a batch travel in bundles, one task for the jobs
-// whose seq falls in [first, end) (the queue decides the size). A bundle
-// is dispatched and owned as one (table bundles): the dispatcher stamps
-// the bundle, not its jobs, when it hands the task to asynq, and a worker
-// claims the bundle, not each job, so that a fast job of a batch costs one
-// INSERT and one UPDATE, its result (docs/service.md, "Bundles"). A job
+// whose seq falls in [first, end). A bundle is owned as one (table
+// bundles): a worker claims the bundle, not each job, so that a fast job
+// of a batch costs one INSERT and one UPDATE, its result (docs/service.md,
+// "Bundles"). A batch's bundles are dispatched as one (table
+// batch_dispatch): the dispatcher stamps the batch once, not each bundle
+// or job, when it hands the tasks of its live bundles to asynq. A job
 // leaves its bundle when it is sent solo (MakeSolo); from then on it is
 // dispatched and owned alone.
 
@@ -23,45 +24,52 @@ import (
 // carries each bundle in one task (queue.BundleSize).
 const BundleSize = 64
 
-// LiveBundle is a bundle the dispatcher must make sure asynq carries.
-type LiveBundle struct {
+// LiveBatch is a batch whose bundles the dispatcher must make sure asynq
+// carries: the first seq of each bundle it still has.
+type LiveBatch struct {
 	BatchID  int64
-	FirstSeq int32
-	EndSeq   int32
 	Priority jobtype.Priority
 	MaxMS    int64
+	Bundles  []int32
 }
 
-// ClaimLiveBundles returns up to limit bundles never handed to asynq, or
-// last handed over before staleBefore, and stamps them as handed over now.
-// A stale bundle with no live job left is deleted instead (its worker
-// died after the last job, or its batch was canceled). Rows are claimed
-// with SKIP LOCKED, as ClaimLiveJobs does.
-func (s *Store) ClaimLiveBundles(ctx context.Context, staleBefore time.Time, limit int) ([]LiveBundle, error) {
+// ClaimLiveBatches returns up to limit batches whose bundles were never
+// handed to asynq, or last handed over before staleBefore, and stamps them
+// as handed over now; a batch with no bundle left is dropped from
+// dispatch instead. Rows are claimed with SKIP LOCKED, as ClaimLiveJobs
+// does.
+func (s *Store) ClaimLiveBatches(ctx context.Context, staleBefore time.Time, limit int) ([]LiveBatch, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH c AS (
-			SELECT batch_id, first_seq, end_seq, enqueued_at IS NULL AS fresh FROM bundles
+			SELECT batch_id FROM batch_dispatch
 			WHERE enqueued_at IS NULL OR enqueued_at < $1
-			ORDER BY enqueued_at NULLS FIRST, batch_id, first_seq
+			ORDER BY enqueued_at NULLS FIRST, batch_id
 			LIMIT $2
 			FOR UPDATE SKIP LOCKED
-		), checked AS (
-			SELECT c.batch_id, c.first_seq, c.fresh OR EXISTS (`+bundleJobs("c", "1")+`) AS live FROM c
+		), b AS (
+			SELECT c.batch_id, array_agg(bu.first_seq ORDER BY bu.first_seq) FILTER (WHERE bu.first_seq IS NOT NULL) AS firsts
+			FROM c LEFT JOIN bundles bu ON bu.batch_id = c.batch_id
+			GROUP BY c.batch_id
 		), gone AS (
-			DELETE FROM bundles b USING checked k
-			WHERE b.batch_id = k.batch_id AND b.first_seq = k.first_seq AND NOT k.live
+			DELETE FROM batch_dispatch d USING b WHERE d.batch_id = b.batch_id AND b.firsts IS NULL
 		)
-		UPDATE bundles b SET enqueued_at = now() FROM checked k
-		WHERE b.batch_id = k.batch_id AND b.first_seq = k.first_seq AND k.live
-		RETURNING b.batch_id, b.first_seq, b.end_seq, b.priority, b.max_ms`, staleBefore, limit)
+		UPDATE batch_dispatch d SET enqueued_at = now() FROM b
+		WHERE d.batch_id = b.batch_id AND b.firsts IS NOT NULL
+		RETURNING d.batch_id, d.priority, d.max_ms, b.firsts`, staleBefore, limit)
 	if err != nil {
-		return nil, fmt.Errorf("store: claim live bundles: %w", err)
+		return nil, fmt.Errorf("store: claim live batches: %w", err)
 	}
-	bundles, err := pgx.CollectRows(rows, pgx.RowToStructByPos[LiveBundle])
+	batches, err := pgx.CollectRows(rows, pgx.RowToStructByPos[LiveBatch])
 	if err != nil {
-		return nil, fmt.Errorf("store: claim live bundles: %w", err)
+		return nil, fmt.Errorf("store: claim live batches: %w", err)
 	}
-	return bundles, nil
+	return batches, nil
+}
+
+// redispatch is the SQL that has the batches whose ids the query q
+// returns dispatched again at the dispatcher's next round.
+func redispatch(q string) string {
+	return `UPDATE batch_dispatch SET enqueued_at = NULL WHERE batch_id IN (` + q + `)`
 }
 
 // bundleJobs is a SELECT of the live jobs that bundle row b (an alias)
@@ -112,7 +120,7 @@ func bundleOwnerGone(me, dead string) string {
 
 // EndBundle is what o does when a bundle's task ends: the bundle row goes
 // when no live job is left in it; otherwise o lets go of it and the
-// dispatcher hands it out again.
+// dispatcher hands its batch's bundles out again.
 func (s *Store) EndBundle(ctx context.Context, batchID int64, from int32, o Owner) error {
 	_, err := s.pool.Exec(ctx, `
 		WITH b AS (
@@ -121,8 +129,10 @@ func (s *Store) EndBundle(ctx context.Context, batchID int64, from int32, o Owne
 		), gone AS (
 			DELETE FROM bundles USING b
 			WHERE bundles.batch_id = b.batch_id AND bundles.first_seq = b.first_seq AND NOT b.live
+		), again AS (
+			`+redispatch("SELECT batch_id FROM b WHERE b.live")+`
 		)
-		UPDATE bundles SET worker_id = NULL, enqueued_at = NULL FROM b
+		UPDATE bundles SET worker_id = NULL FROM b
 		WHERE bundles.batch_id = b.batch_id AND bundles.first_seq = b.first_seq AND b.live`, batchID, from, o.ID)
 	if err != nil {
 		return fmt.Errorf("store: end bundle: %w", err)

@@ -255,9 +255,9 @@ func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
 			}
 			// The batch travels as one bundle, which carries the first copy
 			// of each level.
-			bundles, err := st.ClaimLiveBundles(ctx, time.Now(), 100)
-			if err != nil || len(bundles) != 1 {
-				t.Fatalf("claimed %d bundles (%v), want 1", len(bundles), err)
+			batches, err := st.ClaimLiveBatches(ctx, time.Now(), 100)
+			if err != nil || len(batches) != 1 || len(batches[0].Bundles) != 1 {
+				t.Fatalf("claimed %+v (%v), want the batch with its one bundle", batches, err)
 			}
 			if alone, _ := st.ClaimLiveJobs(ctx, time.Now(), 100); len(alone) != 0 {
 				t.Fatalf("%d jobs of the batch dispatched alone, want none", len(alone))
@@ -340,18 +340,22 @@ func TestBatchResultsInOrderAndCachedAcrossBatches(t *testing.T) {
 func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
-	// 300 jobs outside a batch, and a batch of 300 (5 bundles).
-	levels := make([]store.Level, 300)
-	for i := range levels {
-		levels[i] = twoends(fmt.Sprint(i))
+	// 300 jobs outside a batch, and 6 batches of 100 (2 bundles each).
+	for i := range 300 {
 		mustCreateJob(t, st, twoends(fmt.Sprint(1000+i)), "v")
 	}
-	if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3}); err != nil {
-		t.Fatal(err)
+	for b := range 6 {
+		levels := make([]store.Level, 100)
+		for i := range levels {
+			levels[i] = twoends(fmt.Sprint(b*100 + i))
+		}
+		if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	var mu sync.Mutex
 	seen := map[int64]int{}
-	seenBundles := map[store.BundleKey]int{}
+	seenBatches := map[int64]int{}
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
@@ -361,44 +365,47 @@ func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				bundles, err := st.ClaimLiveBundles(ctx, time.Now().Add(-time.Hour), 2)
+				batches, err := st.ClaimLiveBatches(ctx, time.Now().Add(-time.Hour), 1)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				if len(jobs) == 0 && len(bundles) == 0 {
+				if len(jobs) == 0 && len(batches) == 0 {
 					return
 				}
 				mu.Lock()
 				for _, j := range jobs {
 					seen[j.ID]++
 				}
-				for _, b := range bundles {
-					seenBundles[store.BundleKey{BatchID: b.BatchID, FirstSeq: b.FirstSeq}]++
+				for _, b := range batches {
+					seenBatches[b.BatchID]++
+					if len(b.Bundles) != 2 || b.Bundles[0] != 0 || b.Bundles[1] != store.BundleSize {
+						t.Errorf("batch %d has bundles %v, want [0 %d]", b.BatchID, b.Bundles, store.BundleSize)
+					}
 				}
 				mu.Unlock()
 			}
 		})
 	}
 	wg.Wait()
-	if len(seen) != 300 || len(seenBundles) != 5 {
-		t.Fatalf("claimed %d distinct jobs and %d bundles, want 300 and 5", len(seen), len(seenBundles))
+	if len(seen) != 300 || len(seenBatches) != 6 {
+		t.Fatalf("claimed %d distinct jobs and %d batches, want 300 and 6", len(seen), len(seenBatches))
 	}
 	for id, n := range seen {
 		if n != 1 {
 			t.Fatalf("job %d claimed %d times", id, n)
 		}
 	}
-	for b, n := range seenBundles {
+	for b, n := range seenBatches {
 		if n != 1 {
-			t.Fatalf("bundle %+v claimed %d times", b, n)
+			t.Fatalf("batch %d claimed %d times", b, n)
 		}
 	}
 	// Once stale, they are claimed again (the reconciler's re-check).
 	again, _ := st.ClaimLiveJobs(ctx, time.Now().Add(time.Second), 1000)
-	againBundles, _ := st.ClaimLiveBundles(ctx, time.Now().Add(time.Second), 1000)
-	if len(again) != 300 || len(againBundles) != 5 {
-		t.Fatalf("stale re-claim: %d jobs and %d bundles, want 300 and 5", len(again), len(againBundles))
+	againBatches, _ := st.ClaimLiveBatches(ctx, time.Now().Add(time.Second), 1000)
+	if len(again) != 300 || len(againBatches) != 6 {
+		t.Fatalf("stale re-claim: %d jobs and %d batches, want 300 and 6", len(again), len(againBatches))
 	}
 }
 

@@ -136,9 +136,11 @@ func (s *Store) ReleaseStrays(ctx context.Context, me string, keep Held) (jobs [
 	}
 	rows, err := s.pool.Query(ctx, `
 		WITH b AS (
-			UPDATE bundles SET worker_id = NULL, enqueued_at = NULL
+			UPDATE bundles SET worker_id = NULL
 			WHERE worker_id = $1 AND (batch_id, first_seq) NOT IN (SELECT * FROM unnest($3::bigint[], $4::int[]))
-			RETURNING 0::bigint
+			RETURNING batch_id
+		), again AS (
+			`+redispatch("SELECT batch_id FROM b")+`
 		), j AS (
 			UPDATE jobs SET worker_id = NULL
 			WHERE worker_id = $1 AND state IN `+liveStates+` AND id <> ALL ($2)
