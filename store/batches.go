@@ -140,7 +140,9 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 
 // batchLabels writes the label rows of a new batch: one batch_labels row
 // per string label, and a level_labels row per label and level of the
-// batch (GET /v1/levels?label= lists the levels of a label's jobs).
+// batch that existed before it (GET /v1/levels?label= lists the levels of
+// a label's jobs; the levels the batch creates share its created_at and
+// are found through the batch, see LevelsQuery).
 func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64) error {
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO batch_labels (key, value, created_at, batch_id)
@@ -154,6 +156,7 @@ func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64) error {
 		SELECT e.key, e.value #>> '{}', l.created_at, l.hash
 		FROM batches b, jsonb_each(b.labels) e, (SELECT DISTINCT hash FROM new_jobs) n JOIN levels l ON l.hash = n.hash
 		WHERE b.id = $1 AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'
+			AND l.created_at <> b.created_at
 		ORDER BY 1, 2, 3, 4  -- one order for every inserter: no deadlock on a row two insert
 		ON CONFLICT DO NOTHING`, batchID); err != nil {
 		return fmt.Errorf("insert level labels: %w", err)

@@ -220,8 +220,10 @@ func JobsQuery(f JobFilter) (string, []any) {
 			` + batch.sql() + `
 			ORDER BY bl.created_at DESC, bl.batch_id DESC
 			LIMIT ` + limit + `)
+			ORDER BY 2 DESC, 1 DESC
+			LIMIT ` + limit + `
 		) p
-		JOIN jobs j ON j.id = p.id
+		CROSS JOIN LATERAL (SELECT * FROM jobs j WHERE j.id = p.id LIMIT 1) j
 		LEFT JOIN batches b ON b.id = j.batch_id
 		LEFT JOIN results r ON r.job_id = j.id
 		ORDER BY p.at DESC, p.id DESC
@@ -351,59 +353,145 @@ type LevelListItem struct {
 // Every level with a definitive result has a level_verdicts row: its
 // newest definitive result's verdict and job id, maintained when results
 // are stored (migrations/00010), so verdict= reads level_verdicts_list in
-// page order and each listed level joins its result by primary key. label= reads level_labels, the distinct levels
-// having a job with that label, in page order (level_created_at,
-// level_hash): the first label's rows carry the cursor and the ORDER BY
-// (see JobsQuery for why not the levels row's), and each is joined to its
-// level by primary key. With several labels one job must carry them all:
-// the first label's levels are read in order and a probe of each one's
-// jobs (jobs_list_level) checks that; the rarest label should come first.
+// page order and each listed level joins its result by primary key.
+//
+// label=k:v lists the levels having a job labelled k:v, merged from two
+// sources that each yield their rows in page order (level created_at,
+// hash), as JobsQuery does:
+//
+//   - level_labels, one row per label and level, written for a job's own
+//     labels and for the labels of a batch on the levels that existed
+//     before the batch. The first label's rows carry the cursor and the
+//     order, each joined to its level by primary key.
+//   - the levels a batch labelled k:v created: they share the batch's
+//     created_at (one transaction), so for each such batch, newest first,
+//     levels_list_created yields them in page order, each checked to have
+//     a job of that batch without an own label k. Writing their
+//     level_labels rows instead cost a 100,000-level batch 8 s of its POST.
+//
+// A level may come from both (a batch reused it, or a job of it has the
+// label of its own): the union drops the copy. With several labels one job
+// must carry them all: a probe of each level's jobs (jobs_list_level)
+// checks that; the rarest label should come first.
 func LevelsQuery(f LevelFilter) (string, []any) {
-	var w where
-	var join string
-	d, at, key := "l", "created_at", "hash"
-	verdicts := "\n\t\tLEFT JOIN level_verdicts lv ON lv.hash = l.hash"
-	if f.Verdict != "" && len(f.Labels) == 0 {
-		// The verdicts table, ordered as the page, drives the query.
-		join = "\n\t\tJOIN level_verdicts lv ON lv.hash = l.hash"
-		verdicts = ""
-		d = "lv"
-	}
-	if len(f.Labels) > 0 {
-		w.add("ll0.key = ? AND ll0.value = ?", f.Labels[0].Key, f.Labels[0].Value)
-		join = "\n\t\tJOIN level_labels ll0 ON ll0.level_hash = l.hash"
-		d, at, key = "ll0", "level_created_at", "level_hash"
-	}
-	if len(f.Labels) > 1 {
-		var all []string
-		for _, lb := range f.Labels {
-			w.args = append(w.args, lb.json())
-			all = append(all, "("+jobLabels("j", "b")+") @> $"+strconv.Itoa(len(w.args))+"::jsonb")
+	limit := strconv.Itoa(limitOf(f.Limit))
+	out := `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at`
+	if len(f.Labels) == 0 {
+		var w where
+		join, d := "\n\t\tLEFT JOIN level_verdicts lv ON lv.hash = l.hash", "l"
+		if f.Verdict != "" {
+			// The verdicts table, ordered as the page, drives the query.
+			join, d = "\n\t\tJOIN level_verdicts lv ON lv.hash = l.hash", "lv"
+			w.add("lv.verdict = ?", f.Verdict)
 		}
-		// A LATERAL … LIMIT 1 rather than EXISTS: the planner turns an
-		// EXISTS into a semi-join over every level, then sorts.
-		join += "\n\t\tJOIN LATERAL (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id WHERE j.level_hash = l.hash AND " +
-			strings.Join(all, " AND ") + " LIMIT 1) lb ON true"
+		if f.Kind != "" {
+			w.add(d+".kind = ?", f.Kind)
+		}
+		if f.After != nil {
+			w.add("("+d+".created_at, "+d+".hash) < (?, ?)", f.After.At, f.After.Key)
+		}
+		return out + `
+		FROM levels l` + join + `
+		LEFT JOIN results r ON r.job_id = lv.result_job_id
+		` + w.sql() + `
+		ORDER BY ` + d + `.created_at DESC, ` + d + `.hash DESC
+		LIMIT ` + limit, w.args
 	}
+	first := f.Labels[0]
+
+	var own where
+	own.add("ll0.key = ? AND ll0.value = ?", first.Key, first.Value)
+	levelConds(&own, f, "l")
+	if f.After != nil {
+		own.add("(ll0.level_created_at, ll0.level_hash) < (?, ?)", f.After.At, f.After.Key)
+	}
+	ownJoin := ""
 	if f.Kind != "" {
-		if d == "lv" {
-			w.add("lv.kind = ?", f.Kind)
-		} else {
-			w.add("l.kind = ?", f.Kind)
-		}
+		ownJoin = "\n\t\t\tJOIN levels l ON l.hash = ll0.level_hash"
+	}
+	ownJoin += levelJoins(&own, f, "ll0.level_hash")
+
+	inner := where{args: own.args}
+	inner.add("l.created_at = bl.created_at")
+	levelConds(&inner, f, "l")
+	if f.After != nil {
+		inner.add("(l.created_at, l.hash) < (?, ?)", f.After.At, f.After.Key)
+	}
+	inner.add(`EXISTS (SELECT 1 FROM jobs j WHERE j.level_hash = l.hash AND j.batch_id = bl.batch_id
+					AND (j.labels -> ?) IS NULL`+extraJobLabels(&inner, f.Labels[1:], "j", "b")+`)`, first.Key)
+	innerJoin := "\n\t\t\t\tLEFT JOIN level_verdicts lv ON lv.hash = l.hash"
+
+	batch := where{args: inner.args}
+	batch.add("bl.key = ? AND bl.value = ?", first.Key, first.Value)
+	if f.After != nil {
+		batch.add("bl.created_at <= ?", f.After.At)
+	}
+
+	return out + `
+		FROM (
+			(SELECT ll0.level_hash AS hash, ll0.level_created_at AS at FROM level_labels ll0` + ownJoin + `
+			` + own.sql() + `
+			ORDER BY ll0.level_created_at DESC, ll0.level_hash DESC
+			LIMIT ` + limit + `)
+			UNION
+			(SELECT l.hash, l.created_at FROM batch_labels bl
+			JOIN batches b ON b.id = bl.batch_id
+			CROSS JOIN LATERAL (
+				SELECT l.hash, l.created_at FROM levels l` + innerJoin + `
+				` + inner.sql() + `
+				ORDER BY l.created_at DESC, l.hash DESC
+				LIMIT ` + limit + `
+			) l
+			` + batch.sql() + `
+			ORDER BY bl.created_at DESC, bl.batch_id DESC
+			LIMIT ` + limit + `)
+			ORDER BY 2 DESC, 1 DESC
+			LIMIT ` + limit + `
+		) p
+		CROSS JOIN LATERAL (SELECT * FROM levels l WHERE l.hash = p.hash LIMIT 1) l
+		LEFT JOIN level_verdicts lv ON lv.hash = l.hash
+		LEFT JOIN results r ON r.job_id = lv.result_job_id
+		ORDER BY p.at DESC, p.hash DESC
+		LIMIT ` + limit, batch.args
+}
+
+// levelConds adds the kind and verdict filters of a level list on levels
+// l and level_verdicts lv.
+func levelConds(w *where, f LevelFilter, l string) {
+	if f.Kind != "" {
+		w.add(l+".kind = ?", f.Kind)
 	}
 	if f.Verdict != "" {
 		w.add("lv.verdict = ?", f.Verdict)
 	}
-	if f.After != nil {
-		w.add("("+d+"."+at+", "+d+"."+key+") < (?, ?)", f.After.At, f.After.Key)
+}
+
+// levelJoins returns the joins that the own-label source of a level list
+// needs besides its label rows, for the level whose hash is the SQL hash:
+// its verdict, and for several labels a probe of its jobs for one that
+// carries them all. A LATERAL … LIMIT 1 rather than EXISTS: the planner
+// turns an EXISTS into a semi-join over every level, then sorts.
+func levelJoins(w *where, f LevelFilter, hash string) string {
+	join := ""
+	if f.Verdict != "" {
+		join += "\n\t\t\tJOIN level_verdicts lv ON lv.hash = " + hash
 	}
-	return `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
-		FROM levels l` + join + verdicts + `
-		LEFT JOIN results r ON r.job_id = lv.result_job_id
-		` + w.sql() + `
-		ORDER BY ` + d + `.` + at + ` DESC, ` + d + `.` + key + ` DESC
-		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args
+	if len(f.Labels) > 1 {
+		join += "\n\t\t\tJOIN LATERAL (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id WHERE j.level_hash = " +
+			hash + extraJobLabels(w, f.Labels, "j", "b") + " LIMIT 1) lb ON true"
+	}
+	return join
+}
+
+// extraJobLabels returns " AND …" conditions that job j (batch b) carries
+// each of labels, with their arguments added to w.
+func extraJobLabels(w *where, labels []Label, j, b string) string {
+	cond := ""
+	for _, lb := range labels {
+		w.args = append(w.args, lb.json())
+		cond += " AND (" + jobLabels(j, b) + ") @> $" + strconv.Itoa(len(w.args)) + "::jsonb"
+	}
+	return cond
 }
 
 // ListLevels calls fn for each level the filter selects, newest first.
