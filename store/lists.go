@@ -143,8 +143,9 @@ type JobListItem struct {
 //     two, because the planner would count such a condition twice and
 //     misjudge every plan.
 //   - batch labels from batch_labels, newest batch first, each batch's
-//     jobs in page order from jobs_list_batch (a batch's jobs share its
-//     created_at), so the walk stops once the page is full. The branch is
+//     jobs in page order from jobs_batch_seq (a batch's jobs share its
+//     created_at and their ids follow their seq), so the walk stops once
+//     the page is full. The branch is
 //     ordered by the batch only: a nested loop emits each batch's jobs in
 //     the order of its LIMITed inner query, and the merge below sorts the
 //     branch's at most `limit` rows again; ordering it by the job as well
@@ -161,12 +162,22 @@ func JobsQuery(f JobFilter) (string, []any) {
 		var w where
 		jobConds(&w, f, "j", "j")
 		w.window("j", f.Since, f.Until, f.After, "id")
+		order := "j.created_at DESC, j.id DESC"
+		if f.BatchID != 0 {
+			// A batch's jobs share its created_at, and their ids follow
+			// their seq: jobs_batch_seq yields them in page order.
+			order = "j.seq DESC"
+			if f.After != nil {
+				w.add("j.seq < coalesce((SELECT c.seq FROM jobs c WHERE c.id = ? AND c.batch_id = ?), 2147483647)",
+					f.After.ID, f.BatchID)
+			}
+		}
 		return out + `
 		FROM jobs j
 		LEFT JOIN batches b ON b.id = j.batch_id
 		LEFT JOIN results r ON r.job_id = j.id
 		` + w.sql() + `
-		ORDER BY j.created_at DESC, j.id DESC
+		ORDER BY ` + order + `
 		LIMIT ` + limit, w.args
 	}
 	first := f.Labels[0]
@@ -185,7 +196,14 @@ func JobsQuery(f JobFilter) (string, []any) {
 	inner.add("j.batch_id = bl.batch_id AND (j.labels -> ?) IS NULL", first.Key)
 	jobConds(&inner, f, "j", "j")
 	extraLabels(&inner, f.Labels[1:], "j", "b")
-	inner.window("j", f.Since, f.Until, f.After, "id")
+	if f.After != nil {
+		// The time window and the cursor are on the batch (its jobs share
+		// its created_at); within the cursor's batch, jobs before it by
+		// seq, which jobs_batch_seq yields as a range.
+		inner.add("(bl.created_at < ? OR j.id < ?)", f.After.At, f.After.ID)
+		inner.add("j.seq < coalesce((SELECT c.seq FROM jobs c WHERE c.id = ? AND c.batch_id = bl.batch_id), 2147483647)",
+			f.After.ID)
+	}
 	batch := where{args: inner.args}
 	batch.add("bl.key = ? AND bl.value = ?", first.Key, first.Value)
 	if f.BatchID != 0 {
@@ -214,7 +232,7 @@ func JobsQuery(f JobFilter) (string, []any) {
 			CROSS JOIN LATERAL (
 				SELECT j.id, j.created_at FROM jobs j
 				` + inner.sql() + `
-				ORDER BY j.created_at DESC, j.id DESC
+				ORDER BY j.seq DESC
 				LIMIT ` + limit + `
 			) j
 			` + batch.sql() + `
