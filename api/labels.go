@@ -20,7 +20,8 @@ const (
 
 // checkLabels validates a labels object: an object (or null) within the
 // caps above, whose keys and strings PostgreSQL can store (see
-// solver.CheckText). It returns the field at fault and why.
+// solver.CheckName: no control or bidi characters either). It returns the
+// field at fault and why.
 func checkLabels(raw json.RawMessage) (field, reason string) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
@@ -40,7 +41,7 @@ func checkLabels(raw json.RawMessage) (field, reason string) {
 		return "labels", fmt.Sprintf("%d keys, at most %d allowed", len(labels), MaxLabelKeys)
 	}
 	for key, value := range labels {
-		if err := solver.CheckText("labels", key); err != nil {
+		if err := solver.CheckName("labels", key); err != nil {
 			return "labels", fmt.Sprintf("key %q: %s", key, err.(*solver.FieldError).Reason)
 		}
 		field := "labels." + key
@@ -62,12 +63,12 @@ func checkLabels(raw json.RawMessage) (field, reason string) {
 	return "", ""
 }
 
-// checkStrings runs solver.CheckText on every string inside a decoded
+// checkStrings runs solver.CheckName on every string inside a decoded
 // JSON value, keys included.
 func checkStrings(field string, v any) error {
 	switch v := v.(type) {
 	case string:
-		return solver.CheckText(field, v)
+		return solver.CheckName(field, v)
 	case []any:
 		for i, e := range v {
 			if err := checkStrings(field+"["+strconv.Itoa(i)+"]", e); err != nil {
@@ -76,7 +77,7 @@ func checkStrings(field string, v any) error {
 		}
 	case map[string]any:
 		for k, e := range v {
-			if err := solver.CheckText(field, k); err != nil {
+			if err := solver.CheckName(field, k); err != nil {
 				return err
 			}
 			if err := checkStrings(field+"."+k, e); err != nil {
