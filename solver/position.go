@@ -25,6 +25,9 @@ type Position struct {
 	// has one (zuma: insertions, or balls vanished with ammo; columns:
 	// score; twoends: first minus second).
 	Value int64
+	// Scored: the kind has an objective, so Value means something (every
+	// kind but sheep).
+	Scored bool
 	// Sign is +1 when Level's value adds to Value and -1 when it counts
 	// against it (twoends, the second player to move).
 	Sign int64

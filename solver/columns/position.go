@@ -30,7 +30,7 @@ func (k *kind) Position(lvl solver.Level, plan json.RawMessage) (solver.Position
 	if err != nil {
 		return solver.Position{}, err
 	}
-	p := solver.Position{Sign: 1, Goal: true, Value: o.Score, Won: o.GoalMet, Over: o.GoalMet}
+	p := solver.Position{Sign: 1, Goal: true, Value: o.Score, Scored: true, Won: o.GoalMet, Over: o.GoalMet}
 	if p.Won {
 		return p, nil
 	}

@@ -54,7 +54,7 @@ func (kind) Explain(lvl solver.Level, res solver.Result, budget solver.Budget) s
 		e.Summary = "Proven unsolvable (" + res.Proof + ")."
 	}
 	e.Facts = append(e.Facts, best)
-	if line, ok := longestLine(l, 200_000); ok {
+	if line, ok := longestLine(l, 50_000); ok {
 		e.Facts = append(e.Facts, fmt.Sprintf("Whatever you click, the tray is full by click %d at the latest: the longest line survives %d clicks.", len(line)+1, len(line)))
 		if len(line) > 0 {
 			e.Line, _ = json.Marshal(line)

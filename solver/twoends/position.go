@@ -45,7 +45,7 @@ func (kind) Position(lvl solver.Level, plan json.RawMessage) (solver.Position, e
 			margin -= v
 		}
 	}
-	p := solver.Position{Value: margin, Sign: 1}
+	p := solver.Position{Value: margin, Sign: 1, Scored: true}
 	if len(line)%2 == 1 {
 		p.Sign = -1
 	}

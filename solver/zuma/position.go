@@ -32,7 +32,7 @@ func (kind) Position(lvl solver.Level, plan json.RawMessage) (solver.Position, e
 		return solver.Position{}, err
 	}
 	v := view(l, moves, o.Board)
-	p := solver.Position{Sign: 1, Goal: l.Mode == ModeHand, Value: int64(len(moves))}
+	p := solver.Position{Sign: 1, Goal: l.Mode == ModeHand, Value: int64(len(moves)), Scored: true}
 	if l.Mode == ModeAmmo {
 		p.Value = int64(o.Vanished)
 	}
