@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"net/http"
+	"os"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -25,6 +26,12 @@ func TestHandler(t *testing.T) {
 		{"GET", "/ui/submit", 200, "text/html"},
 		{"GET", "/ui/batches/12", 200, "text/html"},
 		{"GET", "/ui/jobs/7", 200, "text/html"},
+		{"GET", "/ui/jobs", 200, "text/html"},
+		{"GET", "/ui/levels", 200, "text/html"},
+		{"GET", "/ui/edit", 200, "text/html"},
+		{"GET", "/ui/levels/" + strings.Repeat("ab", 32), 200, "text/html"},
+		{"GET", "/ui/levels/" + strings.Repeat("AB", 32), 404, ""},
+		{"GET", "/ui/levels/abc", 404, ""},
 		{"HEAD", "/ui/jobs/7", 200, "text/html"},
 		{"GET", "/ui/jobs/", 404, ""},
 		{"GET", "/ui/jobs/7x", 404, ""},
@@ -53,8 +60,20 @@ func TestHandler(t *testing.T) {
 func TestPagesLoadNothingFromElsewhere(t *testing.T) {
 	t.Parallel()
 	h := web.Handler()
-	for _, p := range []string{"/ui/", "/ui/assets/app.js", "/ui/assets/api.js", "/ui/assets/dom.js", "/ui/assets/draw.js",
-		"/ui/assets/batches.js", "/ui/assets/batch.js", "/ui/assets/job.js", "/ui/assets/submit.js", "/ui/assets/style.css"} {
+	assets, err := os.ReadDir("static")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{"/ui/"}
+	for _, a := range assets {
+		if a.Name() != "index.html" { // the shell, served as /ui/
+			paths = append(paths, "/ui/assets/"+a.Name())
+		}
+	}
+	if len(paths) < 18 {
+		t.Fatalf("assets: %v", paths)
+	}
+	for _, p := range paths {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
 		if rec.Code != 200 {

@@ -41,7 +41,7 @@ func (kind) Explain(lvl solver.Level, res solver.Result, budget solver.Budget) s
 	e := solver.Explanation{Step: &step}
 	switch name, arg, _ := strings.Cut(res.Proof, ":"); name {
 	case "exhaustive":
-		e.Summary = fmt.Sprintf("No order of clicks clears the level: the search tried every line (%d nodes), and each one fills the tray.", res.Stats.Nodes)
+		e.Summary = fmt.Sprintf("No order of clicks clears the level: every line fills the tray (the search proved it in %d node%s).", res.Stats.Nodes, plural(int(res.Stats.Nodes)))
 	case "projection":
 		types := strings.TrimPrefix(arg, "types=")
 		e.Summary = fmt.Sprintf("The tiles of type%s %s cannot be cleared even on their own: keeping only them, with what covers what, every order of clicks was tried and each one fills the tray.",

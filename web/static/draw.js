@@ -25,15 +25,22 @@ function letterOf(type) {
   return String.fromCharCode(65 + i) + (round > 0 ? round : '');
 }
 
-function ball(c, extra = {}) {
+// ball is one ball of color c.
+export function ball(c, extra = {}) {
   return el('span', {class: 'ball ' + (extra.class || ''), style: `background:${color(c)}`, title: extra.title || c}, c);
 }
 
-export function drawState(kind, st, states) {
+// drawState draws state st; states are the states before it (some
+// drawings show what a move changed). marks names what to highlight: sheep
+// tile ids, or ball and jewel colors.
+export {letterOf};
+
+export function drawState(kind, st, states, marks = []) {
+  const m = new Set(marks);
   switch (kind) {
-    case 'zuma': return zuma(st);
-    case 'sheep': return sheep(st, states);
-    case 'columns': return columns(st, states);
+    case 'zuma': return zuma(st, m);
+    case 'sheep': return sheep(st, states, m);
+    case 'columns': return columns(st, states, m);
     case 'twoends': return twoends(st, states);
   }
   return el('pre', {}, st.text);
@@ -59,12 +66,13 @@ export function describeMove(kind, st) {
   return '';
 }
 
-function zuma(st) {
+function zuma(st, marks) {
   const v = st.view;
   const parts = [];
+  const mark = (c) => ball(c, {class: marks.has(c) ? 'marked' : ''});
   parts.push(el('div', {class: 'label'}, 'chain'),
-    el('div', {class: 'chain'}, v.board ? [...v.board].map((c) => ball(c)) : el('span', {class: 'muted'}, 'empty — cleared!')));
-  if (v.mode === 'hand') parts.push(el('div', {class: 'label'}, 'hand'), el('div', {class: 'chain hand'}, [...(v.hand || '')].map((c) => ball(c))));
+    el('div', {class: 'chain'}, v.board ? [...v.board].map(mark) : el('span', {class: 'muted'}, 'empty — cleared!')));
+  if (v.mode === 'hand') parts.push(el('div', {class: 'label'}, 'hand'), el('div', {class: 'chain hand'}, [...(v.hand || '')].map(mark)));
   if (v.mode === 'ammo') parts.push(el('div', {class: 'label'}, 'ammo (next first)'), el('div', {class: 'chain hand'}, [...(v.ammo || '')].map((c) => ball(c))));
   if (v.mode === 'unlimited') parts.push(el('div', {class: 'label'}, 'hand'), el('div', {class: 'muted'}, 'any color, any number'));
   const c = st.cleared;
@@ -81,7 +89,7 @@ function zuma(st) {
 // sheep draws the field from the tiles left, scaled to the first state's
 // extent so that the field does not move; a pile of tiles at one spot
 // shows its height.
-function sheep(st, states) {
+function sheep(st, states, marks) {
   const v = st.view;
   const all = states[0].view.tiles || [];
   const tiles = v.tiles || [];
@@ -100,20 +108,30 @@ function sheep(st, states) {
       const k = t.x + ',' + t.y;
       if (!top.has(k) || top.get(k).layer < t.layer) top.set(k, t);
     }
+    const place = (t) => `left:${t.x * unit}px;top:${t.y * unit}px;width:${v.tile_size * unit - 2}px;height:${v.tile_size * unit - 2}px;z-index:${t.layer}`;
     for (const t of [...tiles].sort((a, b) => a.layer - b.layer)) {
       const k = t.x + ',' + t.y;
       const n = pile.get(k);
       field.append(tile(t, {
-        style: `left:${t.x * unit}px;top:${t.y * unit}px;width:${v.tile_size * unit - 2}px;height:${v.tile_size * unit - 2}px;z-index:${t.layer}`,
+        style: place(t),
         badge: top.get(k) === t && n > 1 ? '×' + n : null,
+        class: marks.has(t.id) ? 'marked' : '',
       }));
+    }
+    // Where the tile just clicked was: an outline, so the eye finds it on
+    // the field as well as in the tray.
+    const gone = last !== null && all.find((t) => t.id === last);
+    if (gone) {
+      field.append(el('span', {class: 'ghost', style: place({...gone, layer: 10001}), title: gone.id + ': clicked by this move',
+        'aria-label': 'tile ' + gone.id + ' was clicked here'}));
     }
   } else {
     field.classList.add('layers');
     const byDepth = new Map();
     for (const t of tiles) byDepth.set(t.layer, [...(byDepth.get(t.layer) || []), t]);
     for (const d of [...byDepth.keys()].sort((a, b) => a - b)) {
-      field.append(el('div', {class: 'layer-row'}, el('span', {class: 'label'}, 'depth ' + d), byDepth.get(d).map((t) => tile(t, {}))));
+      field.append(el('div', {class: 'layer-row'}, el('span', {class: 'label'}, 'depth ' + d),
+        byDepth.get(d).map((t) => tile(t, {class: marks.has(t.id) ? 'marked' : ''}))));
     }
   }
   const tray = el('div', {class: 'tray', 'aria-label': 'tray'});
@@ -140,10 +158,11 @@ function tile(t, {style = '', badge = null, class: cls = ''}) {
     class: 'tile ' + (t.covered ? 'covered ' : '') + cls,
     style: `background:${color(t.type - 1)};${style}`,
     title: `${t.id}: type ${t.type} (${letter})${t.covered ? ', covered' : ''}`,
+    dataset: {id: t.id},
   }, letter, badge ? el('small', {class: 'badge'}, badge) : null);
 }
 
-function columns(st, states) {
+function columns(st, states, marks) {
   const v = st.view;
   const prev = st.step > 0 ? states[st.step - 1].view.board : null;
   const grid = el('div', {class: 'well', style: `grid-template-columns:repeat(${v.width}, 1.6em)`});
@@ -152,7 +171,8 @@ function columns(st, states) {
     const target = st.step === 0 && v.target && v.target[0] === r && v.target[1] === col;
     grid.append(c === '.' ?
       el('span', {class: 'cell empty' + (changed ? ' changed' : '')}) :
-      el('span', {class: 'cell jewel' + (changed ? ' changed' : '') + (target ? ' target' : ''), style: `background:${color(c)}`, title: c + (target ? ' (target)' : '')}, c));
+      el('span', {class: 'cell jewel' + (changed ? ' changed' : '') + (target ? ' target' : '') + (marks.has(c) ? ' marked' : ''),
+        style: `background:${color(c)}`, title: c + (target ? ' (target)' : '')}, c));
   }));
   const next = el('div', {class: 'next'}, (v.next || []).slice(0, 6).map((p, i) =>
     el('div', {class: 'piece' + (i === 0 ? ' first' : '')}, [...p].map((c) => el('span', {class: 'cell jewel', style: `background:${color(c)}`}, c)))));
