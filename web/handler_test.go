@@ -2,8 +2,8 @@ package web_test
 
 import (
 	"net/http"
-	"os"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
