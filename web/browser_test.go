@@ -159,7 +159,11 @@ func (b *browser) open(t *testing.T, name, path string) *tab {
 	if err := chromedp.Run(ctx, cdplog.Enable()); err != nil {
 		t.Fatalf("%s: open a tab: %v", name, err)
 	}
-	tb.run(t, chromedp.Navigate(b.base+path))
+	target := b.base + path
+	if strings.Contains(path, "://") { // a page of another server
+		target = path
+	}
+	tb.run(t, chromedp.Navigate(target))
 	return tb
 }
 
