@@ -433,9 +433,6 @@ func noSidewaysScroll(t *testing.T, b *browser, paths []string) {
 			tb.run(t, chromedp.Evaluate(`[...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1 && !e.closest('.scroll-x')).slice(0, 5).map((e) => e.tagName + '.' + e.className + '#' + e.id).join(' ')`, &wide))
 			t.Errorf("%s at 400 px: %d px wide (window %d): %s", p, sw, cw, wide)
 		}
-		if i == 0 {
-			tb.shot(t, "narrow-batches.png")
-		}
 		tb.noErrors(t)
 	}
 }

@@ -131,11 +131,18 @@ function newChecker({parent, validation, check, changes, jsonBox}) {
       before.verdict && before.verdict !== out.verdict ? el('p', {id: 'verdict-change'}, `verdict: ${before.verdict} → ${out.verdict}`) : null));
     self.setLast({level: v.level, verdict: out.verdict, hash: v.hash});
     check.replaceChildren(resultView(out, ms));
-    check.dataset.state = 'done';
     check.dataset.verdict = out.verdict;
     check.dataset.hash = v.hash;
     check.dataset.ms = String(Math.round(ms));
     window.puzzledEditTimings.push(ms);
+    // The verdict is up; the plan's length follows (one more request).
+    if (out.verdict === 'solved') {
+      const sol = await getJSON('/v1/jobs/' + out.job.id + '/solution');
+      const n = Array.isArray(sol.plan) ? sol.plan.length : (typeof sol.plan === 'string' ? sol.plan.length : undefined);
+      const dd = check.querySelector('#plan-length');
+      if (dd && n !== undefined) dd.textContent = `${n} moves`;
+    }
+    check.dataset.state = 'done';
   };
   self.edited = (level) => {
     pending = {level, t0: performance.now()};
@@ -151,12 +158,7 @@ async function solveDraft(v, parent) {
   let job = await postJSON('/v1/jobs', {level: v.level, priority: 'interactive', labels: {draft_of: parent}});
   while (!isFinal(job.state)) job = await waitJob(job.id, 30);
   const r = job.result;
-  const out = {job, verdict: r ? r.verdict : job.state, result: r};
-  if (r && r.verdict === 'solved') {
-    const sol = await getJSON('/v1/jobs/' + job.id + '/solution');
-    out.planLength = Array.isArray(sol.plan) ? sol.plan.length : (typeof sol.plan === 'string' ? sol.plan.length : undefined);
-  }
-  return out;
+  return {job, verdict: r ? r.verdict : job.state, result: r};
 }
 
 function resultView(out, ms) {
@@ -164,7 +166,7 @@ function resultView(out, ms) {
   const dl = el('dl', {class: 'facts'});
   const add = (k, v, id) => v !== undefined && v !== null && dl.append(el('dt', {}, k), el('dd', {id}, v));
   add('verdict', el('strong', {class: 'verdict-' + out.verdict, id: 'verdict', dataset: {verdict: out.verdict}}, out.verdict));
-  add('plan', out.planLength !== undefined ? `${out.planLength} moves` : undefined, 'plan-length');
+  add('plan', out.verdict === 'solved' ? '…' : undefined, 'plan-length');
   add('value', r.value);
   add('proof', r.proof);
   const d = r.difficulty;
