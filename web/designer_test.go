@@ -35,10 +35,11 @@ const fixable = `{"kind":"sheep","tiles":[` +
 const shortHand = `{"kind":"zuma","board":"RGGBB","hand":"G"}`
 
 // playable30 is a solvable generated 30-tile sheep level in three
-// layers, whose plan is long enough to play five moves from step 3.
+// layers with a tray of 6, whose plan is long enough to play five moves
+// from step 3, and where a click can lose the game for good.
 func playable30(t testing.TB) string {
 	t.Helper()
-	g, err := sheep.Generate(rand.New(rand.NewPCG(30, 32)), sheep.GenerateOpts{Tiles: 30, Layers: 3, Types: 5, Slots: 7, Solvable: true})
+	g, err := sheep.Generate(rand.New(rand.NewPCG(33, 32)), sheep.GenerateOpts{Tiles: 30, Layers: 3, Types: 5, Slots: 6, Solvable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,9 +279,14 @@ func playFromStep(t *testing.T, b *browser, c *client.Client, id int64, k, moves
 	played := append([]string(nil), plan[:k]...)
 	agree := map[string]int{}
 	for i := 1; i <= moves; i++ {
-		// The first or the last clickable tile that does not end the game:
-		// lines that stay winnable and lines that do not.
-		tile := nextClick(t, lr.Body, played, i%2 == 1)
+		// The stored plan's moves, then clicks that do not end the game,
+		// one after which the level cannot be won when there is one: a line
+		// that stays winnable, then one that does not (this level has such
+		// a click at the fifth move).
+		tile := plan[len(played)]
+		if i >= 4 {
+			tile = nextClick(t, lr.Body, played, true)
+		}
 		if tb.count(t, fmt.Sprintf(`#play-board .field .tile.playable[data-id=%q]`, tile)) != 1 {
 			t.Fatalf("move %d: tile %s is not offered", i, tile)
 		}
@@ -305,6 +311,9 @@ func playFromStep(t *testing.T, b *browser, c *client.Client, id int64, k, moves
 		agree[wantWin]++
 	}
 	t.Logf("played %v from step %d: %v", played[k:], k, agree)
+	if agree["true"] == 0 || agree["false"] == 0 {
+		t.Errorf("the line played did not meet both answers: %v", agree)
+	}
 	var loc string
 	tb.run(t, chromedp.Location(&loc))
 	if u, _ := url.Parse(loc); u.Query().Get("step") != strconv.Itoa(k) || u.Query().Get("play") == "" {
@@ -322,8 +331,9 @@ func playFromStep(t *testing.T, b *browser, c *client.Client, id int64, k, moves
 }
 
 // nextClick is a legal click after moves that does not end the game: the
-// last one in id order, or the first.
-func nextClick(t *testing.T, level json.RawMessage, moves []string, last bool) string {
+// first in id order, or, with dead, the first after which the solver says
+// the level cannot be won, if there is one.
+func nextClick(t *testing.T, level json.RawMessage, moves []string, dead bool) string {
 	t.Helper()
 	reg := kinds.Registry()
 	lvl, err := reg.Parse(level)
@@ -348,8 +358,12 @@ func nextClick(t *testing.T, level json.RawMessage, moves []string, last bool) s
 	if len(ok) == 0 {
 		t.Fatalf("no click after %v keeps the game going", moves)
 	}
-	if last {
-		return ok[len(ok)-1]
+	if dead {
+		for _, id := range ok {
+			if win, _ := solveAt(t, level, append(append([]string(nil), moves...), id)); win == "false" {
+				return id
+			}
+		}
 	}
 	return ok[0]
 }
