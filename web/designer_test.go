@@ -165,6 +165,9 @@ func findUnsolvable(t *testing.T, b *browser, c *client.Client, batch int64, wan
 	if err != nil || len(items) != len(want) {
 		t.Errorf("GET /v1/jobs?label=chapter:3&verdict=unsolvable: %d items, %v", len(items), err)
 	}
+	// The filtered list downloads whole.
+	tb.run(t, chromedp.Click("#download-csv", chromedp.ByID),
+		chromedp.Poll(fmt.Sprintf(`document.querySelector('#jobs-status').textContent === '%d jobs downloaded as CSV.'`, len(want)), nil, polling...))
 	// Every job of the batch is on the page for batch=ID.
 	tb.run(t, chromedp.Navigate(b.base+"/ui/jobs?batch="+strconv.FormatInt(batch, 10)),
 		chromedp.Poll(`document.querySelectorAll('#jobs tbody tr[data-job]').length === 4`, nil, polling...))

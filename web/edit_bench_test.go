@@ -110,7 +110,20 @@ func zumaBoard(rng *rand.Rand, n int) string {
 
 func timings(b *testing.B, tb *tab) []float64 {
 	var ms []float64
-	tb.run(b, chromedp.Evaluate(`window.puzzledEditTimings`, &ms))
+	var phases []map[string]float64
+	tb.run(b, chromedp.Evaluate(`window.puzzledEditTimings`, &ms), chromedp.Evaluate(`window.puzzledEditPhases`, &phases))
+	med := map[string]float64{}
+	for _, name := range []string{"queued", "validate", "submit", "wait", "render"} {
+		var xs []float64
+		for _, p := range phases {
+			xs = append(xs, p[name])
+		}
+		slices.Sort(xs)
+		if len(xs) > 0 {
+			med[name] = xs[len(xs)/2]
+		}
+	}
+	b.Logf("%s: median ms of each step: %v", tb.name, med)
 	if len(ms) != editsPerLevel {
 		b.Fatalf("%d timings, want %d", len(ms), editsPerLevel)
 	}

@@ -17,9 +17,11 @@ import {zumaEditor} from './edit-zuma.js';
 
 const editors = {sheep: sheepEditor, zuma: zumaEditor, columns: columnsEditor, twoends: twoendsEditor};
 
-// timings are the edit-to-verdict times of this page, in ms, for the
+// timings are the edit-to-verdict times of this page, in ms, and phases
+// the times of each step of each check (validate, submit, wait), for the
 // benchmark (web/edit_bench_test.go) and anyone curious.
 window.puzzledEditTimings = [];
+window.puzzledEditPhases = [];
 
 export async function editPage() {
   const q = new URLSearchParams(location.search);
@@ -108,7 +110,15 @@ function newChecker({parent, validation, check, changes, jsonBox}) {
   };
   const run = async ({level, t0}) => {
     check.dataset.state = 'validating';
+    const phases = {queued: performance.now() - t0};
+    let mark = performance.now();
+    const lap = (name) => {
+      const now = performance.now();
+      phases[name] = now - mark;
+      mark = now;
+    };
     const v = await postJSON('/v1/levels/validate', level);
+    lap('validate');
     if (pending) return; // a newer edit: check that one instead
     self.editor.mark(v.valid ? (v.warnings || []).flatMap((w) => w.marks || []) : [], v.valid ? '' : v.field);
     if (!v.valid) {
@@ -122,7 +132,7 @@ function newChecker({parent, validation, check, changes, jsonBox}) {
     validation.replaceChildren(...(v.warnings || []).map((w) => el('p', {class: 'warning', dataset: {marks: (w.marks || []).join(' ')}}, '⚠ ' + w.message)));
     if (!v.warnings || !v.warnings.length) validation.append(el('p', {class: 'muted', id: 'edit-ok'}, 'Valid.'));
     check.dataset.state = 'solving';
-    const out = await solveDraft(v, parent);
+    const out = await solveDraft(v, parent, lap);
     if (pending) return;
     const ms = performance.now() - t0;
     const before = self.last();
@@ -135,6 +145,8 @@ function newChecker({parent, validation, check, changes, jsonBox}) {
     check.dataset.hash = v.hash;
     check.dataset.ms = String(Math.round(ms));
     window.puzzledEditTimings.push(ms);
+    lap('render');
+    window.puzzledEditPhases.push(phases);
     // The verdict is up; the plan's length follows (one more request).
     if (out.verdict === 'solved') {
       const sol = await getJSON('/v1/jobs/' + out.job.id + '/solution');
@@ -154,9 +166,11 @@ function newChecker({parent, validation, check, changes, jsonBox}) {
 
 // solveDraft solves a validated level as an interactive job and waits for
 // its result; a level solved before comes back at once (cached).
-async function solveDraft(v, parent) {
+async function solveDraft(v, parent, lap) {
   let job = await postJSON('/v1/jobs', {level: v.level, priority: 'interactive', labels: {draft_of: parent}});
+  lap('submit');
   while (!isFinal(job.state)) job = await waitJob(job.id, 30);
+  lap('wait');
   const r = job.result;
   return {job, verdict: r ? r.verdict : job.state, result: r};
 }

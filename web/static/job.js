@@ -278,10 +278,12 @@ function player(rp, {onPlay}) {
     }, 700);
   };
   scrub.addEventListener('input', () => go(Number(scrub.value)));
-  const heading = rp.verdict === 'unknown' ? 'Best partial line' :
-    (rp.verdict === 'unsolvable' ? (last ? 'Best partial line (the level cannot be won)' : 'The level (it cannot be won)') : 'Solution');
+  const moves = ` — ${last} move${last === 1 ? '' : 's'}`;
+  const heading = rp.verdict === 'solved' ? 'Solution' + moves :
+    (last === 0 ? (rp.verdict === 'unknown' ? 'The level (no line found yet)' : 'The level (it cannot be won)') :
+      (rp.verdict === 'unknown' ? 'Best partial line' : 'Best partial line (the level cannot be won)') + moves);
   const element = el('section', {class: 'replay', id: 'replay'},
-    el('h2', {}, heading + ` — ${last} move${last === 1 ? '' : 's'}`),
+    el('h2', {}, heading),
     controls, el('div', {class: 'controls'}, playHere), moveInfo, scrollBox(board),
     el('p', {class: 'muted'}, 'Keys: ← → step, Home/End, space plays or pauses. Letters name colors and tile types.'));
   document.addEventListener('keydown', (e) => {

@@ -149,7 +149,7 @@ function shortLabels(labels) {
 async function exportList(format, status) {
   const q = apiQuery(new URLSearchParams(location.search));
   const items = await listAll('/v1/jobs', q, 100000, (n) => { status.textContent = `Reading jobs… ${n}`; });
-  status.textContent = `${items.length} jobs downloaded as ${format.toUpperCase()}.`;
+  status.textContent = `${items.length} job${items.length === 1 ? '' : 's'} downloaded as ${format.toUpperCase()}.`;
   if (format === 'ndjson') {
     saveFile('jobs.ndjson', items.map((j) => JSON.stringify(j)).join('\n') + '\n', 'application/x-ndjson');
     return;
