@@ -404,14 +404,26 @@ func solveAt(t *testing.T, level json.RawMessage, moves []string) (string, strin
 	return strconv.FormatBool(res.Verdict == solver.Solved), text
 }
 
-// cancelFromPage submits a level far too hard for its budget, opens its
-// page while it runs, reads the live progress and cancels it there.
-func cancelFromPage(t *testing.T, b *browser, c *client.Client) string {
-	g, err := sheep.Generate(rand.New(rand.NewPCG(1, 99)), sheep.GenerateOpts{Slots: 4})
-	if err != nil {
-		t.Fatal(err)
+// endless is a columns level whose beam search runs until its budget: a
+// thousand pieces and a score goal no line reaches but no bound refutes.
+func endless() json.RawMessage {
+	rng := rand.New(rand.NewPCG(1, 1000))
+	pieces := make([]string, 1000)
+	for i := range pieces {
+		for range 3 {
+			pieces[i] += string("RGBY"[rng.IntN(4)])
+		}
 	}
-	job, err := c.CreateJob(t.Context(), g.Level.Canonical(), client.JobOptions{Priority: "bulk", Budget: solver.Budget{MaxMS: 600_000}})
+	data, _ := json.Marshal(map[string]any{"kind": "columns", "width": 6, "height": 13, "pieces": pieces,
+		"goal": map[string]any{"type": "score", "score": 1_000_000}})
+	return data
+}
+
+// cancelFromPage submits a level that runs until its budget of ten
+// minutes, opens its page while it runs, reads the live progress and
+// cancels it there.
+func cancelFromPage(t *testing.T, b *browser, c *client.Client) string {
+	job, err := c.CreateJob(t.Context(), endless(), client.JobOptions{Priority: "bulk", Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,9 @@ function filterForm() {
     for (const [n, input] of Object.entries(fields)) if (input.value.trim()) q.set(n, input.value.trim());
     self.onApply(q);
   }},
-  el('label', {}, 'Labels ', labels), ...Object.values(fields),
+  el('label', {}, 'Labels ', labels), fields.kind, fields.verdict, fields.state,
+  el('label', {}, 'Batch ', fields.batch), el('label', {}, 'Level ', fields.level),
+  el('label', {}, 'Since ', fields.since), el('label', {}, 'Before ', fields.until),
   el('button', {type: 'submit', id: 'apply-filters'}, 'Filter'),
   el('a', {href: '/ui/jobs', class: 'button'}, 'Clear'));
   self.element = f;
