@@ -55,8 +55,9 @@ func playable30(t testing.TB) string {
 // five moves by hand from step 3 of a stored plan, "still winnable"
 // agreeing with the solver at each move; cancel a running job from its
 // page; play a move and open the editor of a level of every kind (each
-// kind's module draws, edits and offers its moves); at 400 px no page
-// scrolls sideways. No page may log an error.
+// kind's module draws, edits and offers its moves), and find the server's
+// kinds in the filters; at 400 px no page scrolls sideways. No page may
+// log an error.
 func TestDesignerLoop(t *testing.T) {
 	base, c := startDev(t)
 	b := newBrowser(t, base)
@@ -104,6 +105,7 @@ func TestDesignerLoop(t *testing.T) {
 			editAndPlay(t, b, hash)
 		}
 	})
+	t.Run("the filters offer the server's kinds", func(t *testing.T) { kindFilters(t, b) })
 	t.Run("400 px", func(t *testing.T) {
 		visited = append(visited, "/ui/jobs", "/ui/levels", "/ui/levels/"+byLevel[2].LevelHash)
 		noSidewaysScroll(t, b, visited)
@@ -501,6 +503,21 @@ func editAndPlay(t *testing.T, b *browser, hash string) {
 		t.Errorf("level %s: the same level sent back reads as changed: %q", hash, got)
 	}
 	tb.noErrors(t)
+}
+
+// kindFilters: the jobs and levels pages offer the server's kinds.
+func kindFilters(t *testing.T, b *browser) {
+	want := kinds.Registry().Names()
+	for _, page := range []string{"/ui/jobs", "/ui/levels"} {
+		tb := b.open(t, "kinds"+strings.ReplaceAll(page, "/", "-"), page)
+		var got []string
+		tb.run(t, chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery),
+			chromedp.Evaluate(`[...document.querySelectorAll('#f-kind option')].map((o) => o.value).filter(Boolean)`, &got))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s offers kinds %v, want the registry's %v", page, got, want)
+		}
+		tb.noErrors(t)
+	}
 }
 
 // noSidewaysScroll opens every page at 400 px and checks that none is

@@ -119,3 +119,14 @@ export async function download(path, name) {
   const res = await request(path);
   saveFile(name, await res.text(), res.headers.get('Content-Type') || 'application/octet-stream');
 }
+
+// kindNames lists the server's kinds: the Kind enum of its OpenAPI
+// document, which the server fills from its registry. None when the
+// document cannot be read (a filter then offers only "any kind").
+let kindsOnce = null;
+export function kindNames() {
+  kindsOnce ??= getJSON('/v1/openapi.json')
+    .then((doc) => doc.components.schemas.Kind.enum || [])
+    .catch(() => []);
+  return kindsOnce;
+}

@@ -3,17 +3,16 @@
 // address, so a view can be shared; pages follow the API's cursor; the
 // filtered list downloads as CSV or NDJSON (with the token); live jobs
 // can be canceled.
-import {getJSON, listAll, postJSON, saveFile} from './api.js';
+import {getJSON, kindNames, listAll, postJSON, saveFile} from './api.js';
 import {button, el, errorBox, fmtLabels, fmtTime, labelFilters, markReady, scrollBox, show, sleep} from './dom.js';
 
-const kinds = ['zuma', 'sheep', 'columns', 'twoends'];
 const verdicts = ['solved', 'unsolvable', 'unknown'];
 const states = ['queued', 'running', 'done', 'failed', 'canceled'];
 // filterNames are the API's filters the page keeps in its address.
 const filterNames = ['kind', 'verdict', 'state', 'batch', 'level', 'since', 'until'];
 
 export async function jobsPage() {
-  const form = filterForm();
+  const form = filterForm(await kindNames());
   const status = el('p', {id: 'jobs-status', class: 'muted', 'aria-live': 'polite'});
   const body = el('tbody');
   const pager = el('nav', {class: 'pager', 'aria-label': 'pages'});
@@ -64,7 +63,8 @@ function apiQuery(q) {
   return out;
 }
 
-function filterForm() {
+// filterForm is the filters' form; kinds are the server's.
+function filterForm(kinds) {
   const sel = (name, values) => el('select', {id: 'f-' + name, name},
     el('option', {value: ''}, 'any ' + name), values.map((v) => el('option', {value: v}, v)));
   const labels = el('input', {type: 'text', id: 'f-label', placeholder: 'chapter:3, author:ana', 'aria-label': 'labels (key:value, comma-separated)'});

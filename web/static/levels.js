@@ -1,13 +1,13 @@
 // The levels page: every distinct level (GET /v1/levels) with its newest
 // definitive result, filtered by kind, verdict and label; the filters live
 // in the address and pages follow the API's cursor.
-import {getJSON} from './api.js';
+import {getJSON, kindNames} from './api.js';
 import {el, errorBox, fmtTime, labelFilters, markReady, scrollBox, show} from './dom.js';
 
 export async function levelsPage() {
   const q = new URLSearchParams(location.search);
   const kind = el('select', {id: 'f-kind', 'aria-label': 'kind'}, el('option', {value: ''}, 'any kind'),
-    ['zuma', 'sheep', 'columns', 'twoends'].map((k) => el('option', {value: k}, k)));
+    (await kindNames()).map((k) => el('option', {value: k}, k)));
   const verdict = el('select', {id: 'f-verdict', 'aria-label': 'verdict'}, el('option', {value: ''}, 'any verdict'),
     ['solved', 'unsolvable'].map((v) => el('option', {value: v}, v)));
   const labels = el('input', {type: 'text', id: 'f-label', placeholder: 'chapter:3', 'aria-label': 'labels (key:value, comma-separated)'});
