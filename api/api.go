@@ -102,14 +102,16 @@ func (l Limits) withDefaults() Limits {
 
 // Server serves the API.
 type Server struct {
-	cfg      Config
-	mux      *http.ServeMux
-	auth     *authenticator
-	limits   *rateLimits
-	metrics  *httpMetrics
-	uploads  uploadSlots
-	waiter   *waiter
-	patterns []string // the route patterns, for Routes
+	cfg     Config
+	mux     *http.ServeMux
+	auth    *authenticator
+	limits  *rateLimits
+	metrics *httpMetrics
+	uploads uploadSlots
+	waiter  *waiter
+	// playSlots bounds the solves POST /v1/play runs at once (play.go).
+	playSlots chan struct{}
+	patterns  []string // the route patterns, for Routes
 	// openAPIDoc is the document served at /v1/openapi.json (openAPIFor).
 	openAPIDoc []byte
 }
@@ -133,6 +135,7 @@ func New(cfg Config) *Server {
 		uploads: make(uploadSlots, cfg.Limits.BatchUploads),
 		waiter:  newWaiter(cfg.Store, cfg.Listener),
 
+		playSlots:  make(chan struct{}, playSolves),
 		openAPIDoc: openAPIFor(cfg.Registry),
 	}
 	cfg.Metrics.MustRegister(newJobsCollector(cfg.Store), queue.NewCollector(cfg.Queue.Inspector()))
@@ -177,6 +180,8 @@ func (s *Server) routes() {
 	s.handle("GET /v1/levels", read, s.listLevels)
 	s.handle("GET /v1/levels/{hash}", read, s.getLevel)
 	s.handle("GET /v1/levels/{hash}/results", read, s.levelResults)
+	s.handle("POST /v1/levels/validate", read, s.validateLevel)
+	s.handle("POST /v1/play", read, s.play)
 	s.handle("GET /v1/stats", read, s.stats)
 	s.handle("GET /v1/openapi.json", read, s.openAPI)
 	s.handle("/v1/", read, s.notFound)
@@ -184,10 +189,19 @@ func (s *Server) routes() {
 	s.mux.Handle("/", web.Handler()) // the workbench pages: / and /ui/…
 }
 
-// handle registers a /v1 route behind auth, rate limits and metrics.
+// handle registers a /v1 route behind auth, rate limits and metrics; a
+// POST route also refuses cross-site requests (crosssite.go).
 func (s *Server) handle(pattern string, a access, h http.HandlerFunc) {
 	s.patterns = append(s.patterns, pattern)
-	s.mux.Handle(pattern, s.metrics.instrument(pattern, s.guard(a, h)))
+	guarded := s.guard(a, h)
+	post := strings.HasPrefix(pattern, http.MethodPost+" ")
+	s.mux.Handle(pattern, s.metrics.instrument(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		apiHeaders(w)
+		if post && refuseCrossSite(w, r) {
+			return
+		}
+		guarded(w, r)
+	})))
 }
 
 // handleOpen registers a route that needs no token (health and metrics).

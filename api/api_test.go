@@ -82,6 +82,9 @@ func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 func request(t *testing.T, method, url, token, body string) (int, string) {
 	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

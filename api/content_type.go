@@ -16,9 +16,9 @@ const (
 )
 
 // acceptContentType answers 415 unless the request's Content-Type is one
-// of accepted (parameters such as charset aside). A request without one is
-// read as JSON: clients that send nothing get what they meant, while a
-// form-encoded body (curl -d without -H) is turned away with the fix.
+// of accepted (parameters such as charset aside). A request without one
+// has no body: every POST route refuses a body without a Content-Type
+// (refuseCrossSite), and the handler answers 400 for the missing level.
 func acceptContentType(w http.ResponseWriter, r *http.Request, accepted ...string) bool {
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {

@@ -26,7 +26,7 @@ func TestPostChecksContentTypeAndOptions(t *testing.T) {
 		{"text on jobs", "/v1/jobs", "text/plain", level, 415, "application/json"},
 		{"NDJSON on jobs", "/v1/jobs", "application/x-ndjson", level, 415, "application/json"},
 		{"JSON with charset", "/v1/jobs", "application/json; charset=utf-8", level, 202, ""},
-		{"no Content-Type", "/v1/jobs", "", level, 202, ""},
+		{"no Content-Type", "/v1/jobs", "", level, 415, "application/json"},
 		{"labels null", "/v1/jobs", "application/json", `{"level":` + level + `,"labels":null}`, 202, ""},
 		{"form on batches", "/v1/batches", "application/x-www-form-urlencoded", "[" + level + "]", 415, "application/x-ndjson"},
 		{"NDJSON batch", "/v1/batches?priority=interactive", "application/x-ndjson", level + "\n", 202, ""},

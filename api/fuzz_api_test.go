@@ -39,6 +39,10 @@ var apiSeeds = []apiRequest{
 	{"POST", "/v1/batches/1/cancel", "", ""},
 	{"GET", "/v1/levels/" + strings.Repeat("ab", 32), "", ""},
 	{"GET", "/v1/stats", "", ""},
+	{"POST", "/v1/levels/validate", "application/json", `{"kind":"sheep","tiles":[{"id":"a","type":1,"x":0,"y":0,"layer":1},{"id":"b","type":2,"x":4,"y":0,"layer":1}]}`},
+	{"POST", "/v1/play", "application/json", `{"level":{"kind":"zuma","board":"RRGGBR","hand":"RGB"},"moves":[{"at":0,"ball":"R"}],"budget":{"max_ms":50}}`},
+	{"POST", "/v1/play", "application/json", `{"level":{"kind":"twoends","values":[3,1,2]},"moves":"LR"}`},
+	{"POST", "/v1/play", "application/json", `{"level":{"kind":"sheep","slots":3,"tiles":[{"id":"a","type":2,"covers":["b"]},{"id":"b","type":2,"covers":[]},{"id":"c","type":2,"covers":[]}]},"moves":["a"]}`},
 	{"GET", "/v1/openapi.json", "", ""},
 	{"GET", "/healthz", "", ""},
 }
@@ -105,7 +109,9 @@ func TestAPIMutatedRequests(t *testing.T) {
 	wg.Wait()
 	for _, s := range apiSeeds[:2] {
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(s.method, s.path, strings.NewReader(s.body)))
+		req := httptest.NewRequest(s.method, s.path, strings.NewReader(s.body))
+		req.Header.Set("Content-Type", s.contentType)
+		h.ServeHTTP(rec, req)
 		if rec.Code != http.StatusAccepted {
 			t.Fatalf("after the corpus, %s %s = %d %s", s.method, s.path, rec.Code, rec.Body.String())
 		}

@@ -39,7 +39,31 @@ func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
 	res := job.Result
 	writeJSON(w, http.StatusOK, wire.Replay{JobID: job.ID, Kind: job.Kind, LevelHash: job.LevelHash,
 		Verdict: res.Verdict, Value: res.Value, Optimal: res.Optimal, Proof: res.Proof,
-		Level: lr.Body, States: states})
+		Level: lr.Body, States: states, Explanation: s.explain(lr.Body, res.Result, job.Budget)})
+}
+
+// explain asks the level's kind why a result is not solved; nil for a
+// solved result. budget is the job's, its kind's default filled in.
+func (s *Server) explain(level json.RawMessage, res solver.Result, budget solver.Budget) *solver.Explanation {
+	if res.Verdict == solver.Solved {
+		return nil
+	}
+	lvl, err := s.cfg.Registry.Parse(level)
+	if err != nil {
+		return nil
+	}
+	if budget.MaxMS == 0 && budget.MaxNodes == 0 {
+		budget = s.cfg.Registry.DefaultBudget(lvl.Kind())
+	}
+	if ex, ok := s.cfg.Registry.KindOf(lvl).(solver.Explainer); ok {
+		e := ex.Explain(lvl, res, budget)
+		return &e
+	}
+	e := solver.Explanation{Summary: fmt.Sprintf("Not decided within the budget (%s).", solver.BudgetText(budget, res.Stats))}
+	if res.Verdict == solver.Unsolvable {
+		e.Summary = "Proven unsolvable (" + res.Proof + ")."
+	}
+	return &e
 }
 
 // states parses a stored level and lists the states of plan.

@@ -20,8 +20,9 @@ const (
 
 // CheckLabels validates a labels object: an object (or null) within the
 // caps above, whose keys and strings PostgreSQL can store (see
-// solver.CheckText). It returns the field at fault and why. A batch item's
-// own labels ({"level": …, "labels": …}) are checked with it too.
+// solver.CheckName: no control or bidi characters either). It returns the
+// field at fault and why. A batch item's own labels ({"level": …, "labels":
+// …}) are checked with it too.
 func CheckLabels(raw json.RawMessage) (field, reason string) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
@@ -41,7 +42,7 @@ func CheckLabels(raw json.RawMessage) (field, reason string) {
 		return "labels", fmt.Sprintf("%d keys, at most %d allowed", len(labels), MaxLabelKeys)
 	}
 	for key, value := range labels {
-		if err := solver.CheckText("labels", key); err != nil {
+		if err := solver.CheckName("labels", key); err != nil {
 			return "labels", fmt.Sprintf("key %q: %s", key, err.(*solver.FieldError).Reason)
 		}
 		field := "labels." + key
@@ -63,12 +64,12 @@ func CheckLabels(raw json.RawMessage) (field, reason string) {
 	return "", ""
 }
 
-// checkStrings runs solver.CheckText on every string inside a decoded
+// checkStrings runs solver.CheckName on every string inside a decoded
 // JSON value, keys included.
 func checkStrings(field string, v any) error {
 	switch v := v.(type) {
 	case string:
-		return solver.CheckText(field, v)
+		return solver.CheckName(field, v)
 	case []any:
 		for i, e := range v {
 			if err := checkStrings(field+"["+strconv.Itoa(i)+"]", e); err != nil {
@@ -77,7 +78,7 @@ func checkStrings(field string, v any) error {
 		}
 	case map[string]any:
 		for k, e := range v {
-			if err := solver.CheckText(field, k); err != nil {
+			if err := solver.CheckName(field, k); err != nil {
 				return err
 			}
 			if err := checkStrings(field+"."+k, e); err != nil {

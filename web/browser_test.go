@@ -25,7 +25,7 @@ const chromiumPath = "/usr/bin/chromium"
 // startDev runs a real `puzzled dev` (API, worker, embedded PostgreSQL and
 // Redis) in a data folder of the test's own, with env added to its
 // environment, and stops it with SIGINT at cleanup.
-func startDev(t *testing.T, env ...string) (string, *client.Client) {
+func startDev(t testing.TB, env ...string) (string, *client.Client) {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "puzzled-web-test-")
 	if err != nil {
@@ -49,14 +49,14 @@ func startDev(t *testing.T, env ...string) (string, *client.Client) {
 
 // browser is one headless chromium with a tab per page visit.
 type browser struct {
-	t         *testing.T
+	t         testing.TB
 	base      string
 	ctx       context.Context
 	artifacts string // where screenshots of failures go
 	docs      string // PUZZLED_WEB_SCREENSHOTS: where page screenshots go
 }
 
-func newBrowser(t *testing.T, base string) *browser {
+func newBrowser(t testing.TB, base string) *browser {
 	t.Helper()
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Fatalf("browser tests need %s (apt-get install -y chromium; .ci/run does it): %v", chromiumPath, err)
@@ -126,7 +126,7 @@ type tab struct {
 
 // open opens path in a new tab. At the end of the calling test the tab
 // must have logged no error; a failed test leaves a screenshot of it.
-func (b *browser) open(t *testing.T, name, path string) *tab {
+func (b *browser) open(t testing.TB, name, path string) *tab {
 	t.Helper()
 	ctx, cancel := chromedp.NewContext(b.ctx)
 	tb := &tab{b: b, ctx: ctx, name: name}
@@ -159,7 +159,11 @@ func (b *browser) open(t *testing.T, name, path string) *tab {
 	if err := chromedp.Run(ctx, cdplog.Enable()); err != nil {
 		t.Fatalf("%s: open a tab: %v", name, err)
 	}
-	tb.run(t, chromedp.Navigate(b.base+path))
+	target := b.base + path
+	if strings.Contains(path, "://") { // a page of another server
+		target = path
+	}
+	tb.run(t, chromedp.Navigate(target))
 	return tb
 }
 
@@ -170,7 +174,7 @@ func (tb *tab) record(msg string) {
 }
 
 // run runs actions with a deadline; a failure fails the test.
-func (tb *tab) run(t *testing.T, actions ...chromedp.Action) {
+func (tb *tab) run(t testing.TB, actions ...chromedp.Action) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, 90*time.Second)
 	defer cancel()
@@ -180,7 +184,7 @@ func (tb *tab) run(t *testing.T, actions ...chromedp.Action) {
 }
 
 // noErrors fails the test if the page logged an error.
-func (tb *tab) noErrors(t *testing.T) {
+func (tb *tab) noErrors(t testing.TB) {
 	t.Helper()
 	tb.mu.Lock()
 	defer tb.mu.Unlock()
@@ -190,7 +194,7 @@ func (tb *tab) noErrors(t *testing.T) {
 }
 
 // shot saves the page for the docs when PUZZLED_WEB_SCREENSHOTS is set.
-func (tb *tab) shot(t *testing.T, file string) {
+func (tb *tab) shot(t testing.TB, file string) {
 	t.Helper()
 	if tb.b.docs != "" {
 		tb.screenshot(filepath.Join(tb.b.docs, file))
@@ -211,7 +215,7 @@ func (tb *tab) screenshot(path string) {
 }
 
 // attr reads one attribute of the single element matching sel.
-func (tb *tab) attr(t *testing.T, sel, name string) string {
+func (tb *tab) attr(t testing.TB, sel, name string) string {
 	t.Helper()
 	var v string
 	var ok bool
@@ -223,7 +227,7 @@ func (tb *tab) attr(t *testing.T, sel, name string) string {
 }
 
 // count evaluates how many elements match sel.
-func (tb *tab) count(t *testing.T, sel string) int {
+func (tb *tab) count(t testing.TB, sel string) int {
 	t.Helper()
 	var n int
 	tb.run(t, chromedp.Evaluate(fmt.Sprintf("document.querySelectorAll(%q).length", sel), &n))
@@ -231,7 +235,7 @@ func (tb *tab) count(t *testing.T, sel string) int {
 }
 
 // text is the visible text of sel.
-func (tb *tab) text(t *testing.T, sel string) string {
+func (tb *tab) text(t testing.TB, sel string) string {
 	t.Helper()
 	var s string
 	tb.run(t, chromedp.Text(sel, &s, chromedp.ByQuery))

@@ -28,6 +28,12 @@ func TestHandler(t *testing.T) {
 		{"GET", "/ui/submit", 200, "text/html"},
 		{"GET", "/ui/batches/12", 200, "text/html"},
 		{"GET", "/ui/jobs/7", 200, "text/html"},
+		{"GET", "/ui/jobs", 200, "text/html"},
+		{"GET", "/ui/levels", 200, "text/html"},
+		{"GET", "/ui/edit", 200, "text/html"},
+		{"GET", "/ui/levels/" + strings.Repeat("ab", 32), 200, "text/html"},
+		{"GET", "/ui/levels/" + strings.Repeat("AB", 32), 404, ""},
+		{"GET", "/ui/levels/abc", 404, ""},
 		{"HEAD", "/ui/jobs/7", 200, "text/html"},
 		{"GET", "/ui/jobs/", 404, ""},
 		{"GET", "/ui/jobs/7x", 404, ""},
@@ -65,6 +71,9 @@ func TestPagesLoadNothingFromElsewhere(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
+	if len(paths) < 18 {
+		t.Fatalf("assets: %v", paths)
+	}
 	for _, p := range paths {
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
@@ -77,9 +86,10 @@ func TestPagesLoadNothingFromElsewhere(t *testing.T) {
 	}
 }
 
-// TestEveryKindHasARenderer: each registered kind draws its states with a
-// module of its own, static/kinds/<kind>.js (draw.js finds it by the
-// kind's name), which exports draw and describe.
+// TestEveryKindHasARenderer: each registered kind draws its states, edits
+// a copy of a level and offers its moves to play with a module of its own,
+// static/kinds/<kind>.js (draw.js finds it by the kind's name), which
+// exports draw, describe, editor and playControls.
 func TestEveryKindHasARenderer(t *testing.T) {
 	t.Parallel()
 	h := web.Handler()
@@ -91,7 +101,7 @@ func TestEveryKindHasARenderer(t *testing.T) {
 			t.Errorf("kind %s: /ui/assets/kinds/%s.js answers %d %q", kind, kind, rec.Code, rec.Header().Get("Content-Type"))
 			continue
 		}
-		for _, fn := range []string{"export function draw(", "export function describe("} {
+		for _, fn := range []string{"export function draw(", "export function describe(", "export function editor(", "export function playControls("} {
 			if !strings.Contains(body, fn) {
 				t.Errorf("kinds/%s.js has no %s…)", kind, fn)
 			}

@@ -48,4 +48,10 @@ func TestWorkbenchWithToken(t *testing.T) {
 	if got := boardState(t, tb); got != "twoends 0\nrow 5 1 4\nfirst 0\nsecond 0\nturn first" {
 		t.Fatalf("data-state %q", got)
 	}
+	// The jobs page lists it, and its download carries the token too.
+	tb.run(t,
+		chromedp.Navigate(s.URL+"/ui/jobs"),
+		chromedp.WaitVisible("#jobs tbody tr[data-job]", chromedp.ByQuery),
+		chromedp.Click("#download-ndjson", chromedp.ByID),
+		chromedp.Poll(`document.querySelector('#jobs-status').textContent === '1 job downloaded as NDJSON.'`, nil, polling...))
 }

@@ -9,11 +9,18 @@
 //
 //	/ui/                  batches: live progress, verdict counts, labels, filters
 //	/ui/batches/{id}      a batch's report
-//	/ui/jobs/{id}?step=K  a level drawn as the player sees it, its plan replayed
+//	/ui/jobs              every job, filtered by label, kind, verdict, state, batch, time
+//	/ui/jobs/{id}?step=K  a job: its level drawn as the player sees it, its plan
+//	                      replayed, why it is not solved, play from any step
+//	/ui/levels            every level with its newest definitive result
+//	/ui/levels/{hash}     one level: its JSON, every run, play it
+//	/ui/edit?level=HASH   edit a copy of a level, re-checked live
 //	/ui/submit            paste or drop levels, then follow the job or batch
 //
-// The level page draws the states of GET /v1/jobs/{id}/replay, which the
-// kind's simulator computes; its board element carries the canonical
+// The pages draw what the API computes: the states of GET
+// /v1/jobs/{id}/replay and POST /v1/play (the kind's simulator) and the
+// checks of POST /v1/levels/validate (the kind's parser); no page
+// implements a rule of any kind. The board element carries the canonical
 // state text as data-state (docs/states.md).
 package web
 
@@ -57,7 +64,7 @@ func Handler() http.Handler {
 		case strings.HasPrefix(p, "/ui/assets/") && !strings.HasSuffix(p, "/"): // files, no listings
 			w.Header().Set("Cache-Control", "no-cache")
 			files.ServeHTTP(w, r)
-		case p == "/ui/" || p == "/ui/submit" || isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/"):
+		case isShellPage(p):
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-cache")
 			_, _ = w.Write(shell)
@@ -65,6 +72,31 @@ func Handler() http.Handler {
 			http.NotFound(w, r)
 		}
 	})
+}
+
+// isShellPage reports whether p is one of the pages: every one is the
+// same shell, app.js picks the page.
+func isShellPage(p string) bool {
+	switch p {
+	case "/ui/", "/ui/submit", "/ui/jobs", "/ui/levels", "/ui/edit":
+		return true
+	}
+	return isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/") || isHashPage(p, "/ui/levels/")
+}
+
+// isHashPage reports whether p is prefix followed by a level hash (64
+// lowercase hex digits).
+func isHashPage(p, prefix string) bool {
+	h, ok := strings.CutPrefix(p, prefix)
+	if !ok || len(h) != 64 {
+		return false
+	}
+	for _, c := range h {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // isPage reports whether p is prefix followed by a decimal id.

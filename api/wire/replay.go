@@ -19,4 +19,7 @@ type Replay struct {
 	Proof     string          `json:"proof,omitempty"`
 	Level     json.RawMessage `json:"level"`
 	States    []solver.State  `json:"states"`
+	// Explanation says why a result is not solved, in words and with the
+	// state to show (docs/web.md); absent for solved results.
+	Explanation *solver.Explanation `json:"explanation,omitempty"`
 }

@@ -92,11 +92,6 @@ func Check(req *http.Request, reqBody []byte, status int, header http.Header, re
 	// The router and validators read the request; give them a copy.
 	req = req.Clone(context.Background())
 	req.Body = io.NopCloser(bytes.NewReader(reqBody))
-	if len(reqBody) > 0 && req.Header.Get("Content-Type") == "" {
-		// The server reads a body without a Content-Type as JSON, and the
-		// document says so.
-		req.Header.Set("Content-Type", "application/json")
-	}
 	route, params, err := r.FindRoute(req)
 	if err != nil && (status == http.StatusNotFound || status == http.StatusMethodNotAllowed) {
 		return nil // an unknown route or method, and the server says so

@@ -57,7 +57,7 @@ func checkIDs(raw []rawTile) error {
 		if len(r.ID) == 0 || len(r.ID) > MaxIDLen {
 			return solver.Errorf(r.field+".id", "must be 1 to %d bytes long", MaxIDLen)
 		}
-		if err := solver.CheckText(r.field+".id", r.ID); err != nil {
+		if err := solver.CheckID(r.field+".id", r.ID); err != nil {
 			return err
 		}
 		if prev, dup := seen[r.ID]; dup {

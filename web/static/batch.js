@@ -2,9 +2,9 @@
 // their proofs, unknown ones with the best partial line, failures, the
 // slowest, a histogram of solve times, and the difficulty scores (a
 // histogram and the hardest levels; docs/difficulty.md).
-import {getJSON, request} from './api.js';
+import {download, getJSON, request} from './api.js';
 import {deliveriesSection} from './deliveries.js';
-import {el, fmtLabels, show, sleep} from './dom.js';
+import {button, el, fmtLabels, markReady, scrollBox, show, sleep} from './dom.js';
 
 // histogramLimit caps the results read for the histogram.
 const histogramLimit = 20000;
@@ -27,13 +27,15 @@ export async function batchPage(id) {
     histogram(times),
     scores(rep.difficulty, b.priority),
     levelTable('Hardest (difficulty score)', rep.difficulty && rep.difficulty.hardest, ['score'], (l) => [l.difficulty_score]),
-    levelTable('Unsolvable', rep.unsolvable, ['proof'], (l) => [l.proof]),
+    levelTable('Unsolvable', rep.unsolvable, ['proof'], (l) => [el('a', {href: '/ui/jobs/' + l.job_id}, l.proof + ' — why')]),
     levelTable('Unknown: the budget ran out', rep.unknown, ['best partial line'], (l) => [partial(l)]),
     levelTable('Failed', rep.failed, ['error'], (l) => [l.error]),
     levelTable('Slowest', rep.slowest, ['solve ms', 'nodes'], (l) => [fmtMS(l.elapsed_ms), Math.round(l.nodes)]),
-    rep.truncated ? el('p', {class: 'muted'}, 'Lists are cut at ' + rep.list_limit + ' levels.') : null,
+    // replaceChildren writes null as the text "null": leave it out instead.
+    ...(rep.truncated ? [el('p', {class: 'muted'}, 'Lists are cut at ' + rep.list_limit + ' levels.')] : []),
   );
   report.dataset.ready = 'true';
+  markReady();
 }
 
 function summary(b) {
@@ -50,8 +52,11 @@ function summary(b) {
   add('priority', b.priority);
   add('cached', b.cached);
   return el('div', {id: 'batch-summary', dataset: {done: b.finished_at ? 'true' : 'false'}}, dl,
-    el('p', {}, el('a', {href: '/v1/batches/' + b.id + '/results'}, 'NDJSON results'), ' · ',
-      el('a', {href: '/v1/batches/' + b.id + '/report'}, 'report JSON')));
+    el('div', {class: 'controls'},
+      el('a', {class: 'button', href: '/ui/jobs?batch=' + b.id, id: 'batch-jobs'}, `All ${b.total} jobs of this batch`),
+      // Downloads go through fetch: a plain link would carry no token.
+      button('NDJSON results', () => download('/v1/batches/' + b.id + '/results', `batch-${b.id}-results.ndjson`)),
+      button('Report JSON', () => download('/v1/batches/' + b.id + '/report', `batch-${b.id}-report.json`))));
 }
 
 function figures(rep) {
@@ -127,11 +132,11 @@ function levelTable(title, levels, extra, cells) {
   return el('section', {},
     el('h2', {}, title + ' (' + list.length + ')'),
     list.length === 0 ? el('p', {class: 'muted'}, 'None.') :
-      el('table', {},
+      scrollBox(el('table', {},
         el('thead', {}, el('tr', {}, ['#', 'job', 'kind', ...extra].map((h) => el('th', {scope: 'col'}, h)))),
         el('tbody', {}, list.map((l) => el('tr', {},
           el('td', {class: 'num'}, l.seq ?? ''),
           el('td', {}, el('a', {href: '/ui/jobs/' + l.job_id}, 'job ' + l.job_id)),
           el('td', {}, l.kind),
-          ...cells(l).map((c) => el('td', {}, c)))))));
+          ...cells(l).map((c) => el('td', {}, c))))))));
 }

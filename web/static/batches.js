@@ -3,7 +3,7 @@
 // /v1/batches) when the API has one, else the batches this browser
 // submitted plus any batch opened by number.
 import {getJSON, knownBatches} from './api.js';
-import {el, errorBox, fmtLabels, show, sleep} from './dom.js';
+import {el, fmtLabels, markReady, scrollBox, show, sleep} from './dom.js';
 
 const verdicts = ['solved', 'unsolvable', 'unknown'];
 
@@ -57,10 +57,10 @@ export async function batchesPage() {
     el('h1', {}, 'Batches'),
     el('div', {class: 'toolbar'}, filterText, filterState, openForm, el('a', {class: 'button', href: '/ui/submit'}, 'Submit levels')),
     note, status,
-    el('table', {class: 'batches'},
+    scrollBox(el('table', {class: 'batches'},
       el('thead', {}, el('tr', {},
         ['#', 'labels', 'kinds', 'levels', 'progress', ...verdicts, 'created'].map((h) => el('th', {scope: 'col'}, h)))),
-      body),
+      body)),
   );
   let batches = [];
   const render = () => {
@@ -70,11 +70,16 @@ export async function batchesPage() {
       const finished = Boolean(b.finished_at) || b.done >= 1;
       if (which === 'live' && finished) return false;
       if (which === 'finished' && !finished) return false;
-      const hay = [String(b.id), fmtLabels(b.labels), Object.keys(b.kinds || {}).join(' ')].join(' ').toLowerCase();
-      return !q || hay.includes(q);
+      // Labels read "k=v" here and "k:v" in the API's filters: both match.
+      const labels = fmtLabels(b.labels);
+      const hay = [String(b.id), labels, labels.replace(/=/g, ':'), Object.keys(b.kinds || {}).join(' ')].join(' ').toLowerCase();
+      return !q || q.split(/\s*,\s*/).filter(Boolean).every((part) => hay.includes(part));
     });
     body.replaceChildren(...rows.map(row));
-    if (rows.length === 0) body.append(el('tr', {}, el('td', {colspan: 10, class: 'muted'}, 'No batches yet.')));
+    if (rows.length === 0) {
+      const msg = batches.length === 0 ? 'No batches yet.' : `No batch matches the filter (${batches.length} hidden).`;
+      body.append(el('tr', {}, el('td', {colspan: 10, class: 'muted'}, msg)));
+    }
   };
   filterText.addEventListener('input', render);
   filterState.addEventListener('change', render);
@@ -87,6 +92,7 @@ export async function batchesPage() {
       status.hidden = false;
     }
     render();
+    markReady();
     const live = batches.some((b) => !b.finished_at && b.done < 1);
     await sleep(live ? 1000 : 5000);
   }

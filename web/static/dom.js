@@ -44,3 +44,55 @@ export function sleep(ms) {
 export function isFinal(state) {
   return state === 'done' || state === 'failed' || state === 'canceled';
 }
+
+// button is a button that runs fn; a rejected promise shows in status (or
+// an alert box appended after the button).
+export function button(label, fn, attrs = {}) {
+  const b = el('button', {type: 'button', ...attrs}, label);
+  b.addEventListener('click', async () => {
+    b.disabled = true;
+    try {
+      await fn();
+    } catch (err) {
+      b.after(errorBox(err));
+    } finally {
+      b.disabled = false;
+    }
+  });
+  return b;
+}
+
+// fmtTime writes a time stamp in the reader's locale, '' for none.
+export function fmtTime(t) {
+  return t ? new Date(t).toLocaleString() : '';
+}
+
+// fmtDuration writes milliseconds as "3.2 s" or "1 min 4 s".
+export function fmtDuration(ms) {
+  if (ms < 1000) return Math.round(ms) + ' ms';
+  const s = ms / 1000;
+  if (s < 60) return s.toFixed(1) + ' s';
+  return Math.floor(s / 60) + ' min ' + Math.round(s % 60) + ' s';
+}
+
+// labelFilters reads label filters as typed: "chapter:3, author=ana" →
+// ["chapter:3", "author:ana"]. Both separators are accepted, so the API's
+// form and the submit page's form work alike.
+export function labelFilters(text) {
+  return text.split(",").map((s) => s.trim()).filter(Boolean).map((s) => {
+    const i = s.search(/[:=]/);
+    return i < 0 ? s : s.slice(0, i) + ':' + s.slice(i + 1);
+  });
+}
+
+// scrollBox wraps wide content (a table, a board) so that it scrolls
+// inside its own box and the page never scrolls sideways.
+export function scrollBox(child, attrs = {}) {
+  return el('div', {class: 'scroll-x', ...attrs}, child);
+}
+
+// markReady says the page has drawn what it loaded (body data-ready), for
+// tests and tools that wait for it.
+export function markReady() {
+  document.body.dataset.ready = 'true';
+}

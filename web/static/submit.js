@@ -3,7 +3,7 @@
 // playouts and labels, then
 // follow the job (one level) or the batch (several).
 import {postJSON, rememberBatch} from './api.js';
-import {el, errorBox, show} from './dom.js';
+import {el, errorBox, markReady, show} from './dom.js';
 
 // parseLevels reads one text: a level, an array of levels, a batch object
 // {"levels": […]}, or NDJSON. A community sheep file (no "kind", has
@@ -45,11 +45,26 @@ export async function submitPage() {
   const text = el('textarea', {id: 'levels', rows: 12, spellcheck: 'false',
     placeholder: '{"kind":"zuma","board":"WWRRBBWW","hand":"WRBRW"}\n— or NDJSON, a JSON array, or drop files here'});
   const files = el('input', {type: 'file', id: 'files', multiple: true, accept: '.json,.ndjson,.txt,application/json'});
-  const fileList = el('ul', {id: 'file-list', class: 'muted'});
+  const fileList = el('ul', {id: 'file-list', class: 'files'});
+  const fileErrors = el('div', {id: 'file-errors', 'aria-live': 'polite'});
   let dropped = [];
+  const renderFiles = () => fileList.replaceChildren(...dropped.map((f, i) => el('li', {},
+    f.name, ' ', el('button', {type: 'button', class: 'remove', 'aria-label': 'remove ' + f.name,
+      onclick: () => { dropped.splice(i, 1); renderFiles(); }}, 'Remove'))));
+  // addFiles reads the files; one that cannot be read is named, the others
+  // are kept.
   const addFiles = async (list) => {
-    for (const f of list) dropped.push({name: f.name, text: await f.text()});
-    fileList.replaceChildren(...dropped.map((f) => el('li', {}, f.name)));
+    const problems = [];
+    for (const f of [...list]) {
+      try {
+        dropped.push({name: f.name, text: await f.text()});
+      } catch (err) {
+        problems.push(errorBox(`${f.name}: cannot be read (${err.message || err})`));
+      }
+    }
+    fileErrors.replaceChildren(...problems);
+    renderFiles();
+    files.value = '';
   };
   files.addEventListener('change', () => addFiles(files.files));
   const drop = el('div', {class: 'drop', id: 'drop', tabindex: 0, role: 'button', 'aria-label': 'drop level files here or press Enter to choose',
@@ -58,6 +73,7 @@ export async function submitPage() {
     ondragleave: () => drop.classList.remove('over'),
     ondrop: (e) => { e.preventDefault(); drop.classList.remove('over'); addFiles(e.dataTransfer.files); },
   }, 'Drop .json / .ndjson files (community sheep files too), or ', files);
+  const dropBox = el('div', {}, drop, fileErrors);
   const priority = el('select', {id: 'priority'},
     el('option', {value: ''}, 'default (one level: interactive, a batch: bulk)'),
     el('option', {value: 'interactive'}, 'interactive'), el('option', {value: 'bulk'}, 'bulk'));
@@ -71,8 +87,9 @@ export async function submitPage() {
     e.preventDefault();
     status.replaceChildren(el('p', {}, 'Submitting…'));
     try {
-      const levels = parseLevels(text.value, 'pasted text');
-      for (const f of dropped) levels.push(...parseLevels(f.text, f.name));
+      // Each level of a file carries label file:<name>, as puzzlectl's do.
+      const levels = parseLevels(text.value, 'pasted text').map((level) => ({level}));
+      for (const f of dropped) levels.push(...parseLevels(f.text, f.name).map((level) => ({level, labels: {file: f.name}})));
       if (levels.length === 0) throw new Error('no levels: paste some or drop files');
       const opts = {};
       if (priority.value) opts.priority = priority.value;
@@ -84,10 +101,13 @@ export async function submitPage() {
       const lab = parseLabels(labels.value);
       if (lab) opts.labels = lab;
       if (levels.length === 1) {
-        const job = await postJSON('/v1/jobs', {level: levels[0], ...opts});
+        const one = levels[0];
+        if (one.labels) opts.labels = {...one.labels, ...(opts.labels || {})};
+        const job = await postJSON('/v1/jobs', {level: one.level, ...opts});
         location.href = '/ui/jobs/' + job.id;
       } else {
-        const b = await postJSON('/v1/batches', {levels, ...opts});
+        const items = levels.map((x) => (x.labels ? x : x.level));
+        const b = await postJSON('/v1/batches', {levels: items, ...opts});
         const id = b.id ?? b.batch_id;
         rememberBatch(id);
         location.href = '/ui/batches/' + id;
@@ -97,7 +117,7 @@ export async function submitPage() {
     }
   }},
   el('label', {for: 'levels'}, 'Levels: one JSON level, a JSON array, or NDJSON'), text,
-  drop, fileList,
+  dropBox, fileList,
   el('div', {class: 'grid2'},
     el('label', {}, 'Priority ', priority),
     el('label', {}, 'Budget, ms ', maxMS),
@@ -108,4 +128,5 @@ export async function submitPage() {
   status);
   show(el('h1', {}, 'Submit levels'), form);
   text.focus();
+  markReady();
 }

@@ -1,6 +1,14 @@
-// twoends: the row, who took what, both sums.
+// twoends: the row, who took what, both sums; the editor of a copy; the
+// two ends to take, in play.
 import {el} from '../dom.js';
 
+// encodeMoves writes moves as a plan: one string of L and R.
+export function encodeMoves(moves) {
+  return moves.join('');
+}
+
+// draw draws state st (nothing to mark: an explanation of twoends names
+// no values).
 export function draw(st, states) {
   const v = st.view;
   const owner = new Map();
@@ -22,4 +30,38 @@ export function draw(st, states) {
 export function describe(st) {
   const c = st.cleared;
   return `Move ${st.step}: ${c.by} takes ${c.value} from the ${c.side === 'L' ? 'left' : 'right'}.`;
+}
+
+// editor edits a copy of a level: the row of values.
+export function editor(level, onEdit) {
+  let lv = level;
+  const values = el('input', {type: 'text', id: 'edit-values', spellcheck: 'false', autocomplete: 'off', 'aria-label': 'values, left to right'});
+  const preview = el('div', {class: 'row'});
+  const render = () => {
+    values.value = (lv.values || []).join(', ');
+    preview.replaceChildren(...(lv.values || []).map((v) => el('span', {class: 'num-cell'}, String(v))));
+  };
+  values.addEventListener('input', () => {
+    // Numbers as numbers; anything else as typed, for the server to name.
+    const vs = values.value.split(/[\s,]+/).filter(Boolean).map((s) => (/^-?\d+$/.test(s) ? Number(s) : s));
+    lv = {kind: 'twoends', values: vs};
+    preview.replaceChildren(...vs.map((v) => el('span', {class: 'num-cell'}, String(v))));
+    onEdit(structuredClone(lv));
+  });
+  render();
+  return {
+    element: el('div', {class: 'twoends-editor'}, el('label', {}, 'Values ', values), preview),
+    set(level) {
+      lv = structuredClone(level);
+      render();
+    },
+    mark() {},
+  };
+}
+
+// playControls offers the ends the server lists as legal.
+export function playControls(a, legal, board, move) {
+  const v = a.state.view;
+  return ['L', 'R'].filter((s) => legal.has(JSON.stringify(s))).map((s) => el('button', {type: 'button', class: 'take', dataset: {move: s},
+    onclick: () => move(s)}, (s === 'L' ? 'Take left: ' + v.values[v.left] : 'Take right: ' + v.values[v.right])));
 }
