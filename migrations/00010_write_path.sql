@@ -21,6 +21,12 @@ ALTER TABLE jobs DROP CONSTRAINT jobs_dup_of_fkey;
 -- jobs_list_level carried are only a job's own now: levels?label= probes
 -- read the job rows.
 DROP INDEX jobs_list_batch;
+-- A kind is a quarter of the jobs and levels or so: a list by kind reads
+-- the newest first (jobs_list_created, levels_list_created) and keeps
+-- about one row in four, which costs less than an index that every job
+-- and level writes.
+DROP INDEX jobs_list_kind;
+DROP INDEX levels_list_kind;
 DROP INDEX jobs_list_state;
 CREATE INDEX jobs_list_state ON jobs (state, created_at, id) WHERE state <> 'done';
 DROP INDEX jobs_list_level;
@@ -325,6 +331,8 @@ CREATE INDEX jobs_list_level ON jobs (level_hash, created_at, id) INCLUDE (label
 DROP INDEX jobs_list_state;
 CREATE INDEX jobs_list_state ON jobs (state, created_at, id);
 CREATE INDEX jobs_list_batch ON jobs (batch_id, created_at, id) WHERE batch_id IS NOT NULL;
+CREATE INDEX jobs_list_kind ON jobs (kind, created_at, id);
+CREATE INDEX levels_list_kind ON levels (kind, created_at, hash);
 ALTER TABLE jobs ADD CONSTRAINT jobs_dup_of_fkey FOREIGN KEY (dup_of) REFERENCES jobs (id) NOT VALID;
 ALTER TABLE jobs ADD CONSTRAINT jobs_batch_id_fkey FOREIGN KEY (batch_id) REFERENCES batches (id) NOT VALID;
 ALTER TABLE results ADD CONSTRAINT results_job_id_fkey FOREIGN KEY (job_id) REFERENCES jobs (id) NOT VALID;
