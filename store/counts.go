@@ -23,9 +23,10 @@ const compactLock = 0x70757a7a6c6564 // "puzzled"
 const compactAbove = 16
 
 // CompactCounts folds the count rows of batches and hours that have more
-// than a few, one group at a time up to limit groups, and reports how many
-// groups it folded. Another process folding at the same time makes it
-// return at once.
+// than a few, one group at a time up to limit groups, and the rollups of
+// results likewise (compactRollups), and reports how many groups of counts
+// it folded. Another process folding at the same time makes it return at
+// once.
 func (s *Store) CompactCounts(ctx context.Context, limit int) (int, error) {
 	var folded int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
@@ -33,7 +34,7 @@ func (s *Store) CompactCounts(ctx context.Context, limit int) (int, error) {
 		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(compactLock)).Scan(&mine); err != nil || !mine {
 			return err
 		}
-		return tx.QueryRow(ctx, `
+		if err := tx.QueryRow(ctx, `
 			WITH heavy AS (
 				SELECT batch_id, hour FROM job_counts
 				GROUP BY 1, 2 HAVING count(*) > $1
@@ -47,7 +48,10 @@ func (s *Store) CompactCounts(ctx context.Context, limit int) (int, error) {
 				SELECT batch_id, hour, kind, state, verdict, cached, sum(n), max(finished_at)
 				FROM d GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(n) <> 0
 			)
-			SELECT count(*) FROM heavy`, compactAbove, limit).Scan(&folded)
+			SELECT count(*) FROM heavy`, compactAbove, limit).Scan(&folded); err != nil {
+			return err
+		}
+		return compactRollups(ctx, tx, limit)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: compact counts: %w", err)

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"fmt"
 )
 
 // Difficulty sums up the difficulty scores of a batch's rated levels.
@@ -19,33 +18,19 @@ type Difficulty struct {
 // hardestLimit is the length of Difficulty.Hardest.
 const hardestLimit = 10
 
-// batchDifficulty reads the score histogram and the hardest levels of a
-// batch from results.difficulty.
-func (s *Store) batchDifficulty(ctx context.Context, id int64) (Difficulty, error) {
+// batchDifficulty reads the score histogram of a batch from its rollup r
+// and its hardest levels from batch_tops.
+func (s *Store) batchDifficulty(ctx context.Context, id int64, r rollup) (Difficulty, error) {
 	var d Difficulty
-	rows, err := s.pool.Query(ctx, `
-		SELECT (r.difficulty->>'score')::int, count(*)
-		FROM jobs j JOIN results r ON r.job_id = j.id
-		WHERE j.batch_id = $1 AND r.difficulty ? 'score'
-		GROUP BY 1`, id)
-	if err != nil {
-		return d, fmt.Errorf("store: difficulty histogram: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var score, n int
-		if err := rows.Scan(&score, &n); err != nil {
-			return d, fmt.Errorf("store: difficulty histogram: %w", err)
-		}
-		if score >= 1 && score <= 10 {
-			d.Histogram[score-1] += n
-			d.Rated += n
+	for _, metrics := range r.hists {
+		for score, n := range metrics["score"] {
+			if score >= 1 && score <= 10 {
+				d.Histogram[score-1] += int(n)
+				d.Rated += int(n)
+			}
 		}
 	}
-	if err := rows.Err(); err != nil {
-		return d, fmt.Errorf("store: difficulty histogram: %w", err)
-	}
-	d.Hardest, err = s.reportLevels(ctx, "j.batch_id = $1 AND r.difficulty ? 'score'",
-		"(r.difficulty->>'score')::int DESC, (r.difficulty->'random'->>'rate')::float8, j.seq", hardestLimit, id)
+	var err error
+	d.Hardest, err = s.reportLevels(ctx, topsOf("hardest"), "j.batch_id = $1", "t.k1 DESC, t.k2, t.seq", hardestLimit, id)
 	return d, err
 }

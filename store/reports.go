@@ -71,29 +71,34 @@ const reportListLimit = 1000
 
 // BatchReport summarises a batch: counts by verdict and kind, timing
 // percentiles, the unsolvable levels with their proofs, the unknown ones
-// with their best partial result, failures, and the 10 slowest levels.
+// with their best partial result, failures, and the 10 slowest levels. It
+// reads the batch's rollups (rollups.go) and, for the lists, the index of
+// its unsolvable, unknown and failed jobs (jobs_report) and its ten
+// slowest and hardest (batch_tops): never every job of the batch.
 func (s *Store) BatchReport(ctx context.Context, id int64) (Report, error) {
 	if _, err := s.GetBatch(ctx, id); err != nil {
 		return Report{}, err
 	}
 	rep := Report{BatchID: id, ListLimit: reportListLimit}
-	var err error
-	if rep.Figures, err = s.figures(ctx, "j.batch_id = $1", id); err != nil {
+	r, err := s.batchRollup(ctx, id)
+	if err != nil {
 		return Report{}, err
 	}
+	rep.Figures = r.figures()
 	lists := []struct {
 		dst   *[]ReportLevel
+		from  string
 		where string
 		order string
 		limit int
 	}{
-		{&rep.Unsolvable, "r.verdict = 'unsolvable'", "j.seq", reportListLimit},
-		{&rep.Unknown, "r.verdict = 'unknown'", "j.seq", reportListLimit},
-		{&rep.Failed, "j.state = 'failed'", "j.seq", reportListLimit},
-		{&rep.Slowest, "r.verdict IS NOT NULL AND NOT j.cached", "(r.stats->>'elapsed_ms')::float8 DESC, j.seq", 10},
+		{&rep.Unsolvable, "", "j.verdict = 'unsolvable'", "j.seq", reportListLimit},
+		{&rep.Unknown, "", "j.verdict = 'unknown'", "j.seq", reportListLimit},
+		{&rep.Failed, "", "j.state = 'failed'", "j.seq", reportListLimit},
+		{&rep.Slowest, topsOf("slowest"), "true", "t.k1 DESC, t.k2, t.seq", 10},
 	}
 	for _, l := range lists {
-		levels, err := s.reportLevels(ctx, "j.batch_id = $1 AND "+l.where, l.order, l.limit+1, id)
+		levels, err := s.reportLevels(ctx, l.from, "j.batch_id = $1 AND "+l.where, l.order, l.limit+1, id)
 		if err != nil {
 			return Report{}, err
 		}
@@ -103,10 +108,16 @@ func (s *Store) BatchReport(ctx context.Context, id int64) (Report, error) {
 		}
 		*l.dst = levels
 	}
-	if rep.Difficulty, err = s.batchDifficulty(ctx, id); err != nil {
+	if rep.Difficulty, err = s.batchDifficulty(ctx, id, r); err != nil {
 		return Report{}, err
 	}
 	return rep, nil
+}
+
+// topsOf is the join that reads a batch's list of batch_tops as the jobs
+// t of a report list.
+func topsOf(list string) string {
+	return "\n\t\tJOIN batch_tops t ON t.job_id = j.id AND t.batch_id = j.batch_id AND t.list = '" + list + "'"
 }
 
 // Stats are the figures of the jobs created in [Since, Until).
@@ -116,98 +127,25 @@ type Stats struct {
 	Figures
 }
 
-// Stats returns the figures of every job created in [since, until).
+// Stats returns the figures of every job created in [since, until), from
+// the hourly rollups and, for the edges of the window that do not fall on
+// the hour, the jobs themselves.
 func (s *Store) Stats(ctx context.Context, since, until time.Time) (Stats, error) {
-	f, err := s.figures(ctx, "j.created_at >= $1 AND j.created_at < $2", since, until)
+	r, err := s.windowRollup(ctx, since, until)
 	if err != nil {
 		return Stats{}, err
 	}
-	return Stats{Since: since, Until: until, Figures: f}, nil
+	return Stats{Since: since, Until: until, Figures: r.figures()}, nil
 }
 
-// figures computes Figures over the jobs matching where (a fixed SQL
-// condition on jobs j, with args).
-func (s *Store) figures(ctx context.Context, where string, args ...any) (Figures, error) {
-	f := Figures{States: map[string]int{}, Verdicts: map[string]int{}, Kinds: map[string]*KindFigures{}}
-	rows, err := s.pool.Query(ctx, `
-		SELECT j.kind, j.state::text, coalesce(r.verdict, ''), j.cached, count(*)
-		FROM jobs j LEFT JOIN results r ON r.job_id = j.id
-		WHERE `+where+` GROUP BY 1, 2, 3, 4`, args...)
-	if err != nil {
-		return f, fmt.Errorf("store: figures: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var kind, state, verdict string
-		var cached bool
-		var n int
-		if err := rows.Scan(&kind, &state, &verdict, &cached, &n); err != nil {
-			return f, fmt.Errorf("store: figures: %w", err)
-		}
-		k := f.Kinds[kind]
-		if k == nil {
-			k = &KindFigures{States: map[string]int{}, Verdicts: map[string]int{}}
-			f.Kinds[kind] = k
-		}
-		f.Jobs += n
-		k.Jobs += n
-		f.States[state] += n
-		k.States[state] += n
-		if verdict != "" {
-			f.Verdicts[verdict] += n
-			k.Verdicts[verdict] += n
-		}
-		if cached {
-			f.Cached += n
-			k.Cached += n
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return f, fmt.Errorf("store: figures: %w", err)
-	}
-	rows, err = s.pool.Query(ctx, `
-		SELECT j.kind IS NULL, coalesce(j.kind, ''),
-			percentile_cont(ARRAY[0.5, 0.95, 0.99]) WITHIN GROUP (ORDER BY (r.stats->>'elapsed_ms')::float8),
-			percentile_cont(ARRAY[0.5, 0.95]) WITHIN GROUP (ORDER BY (r.stats->>'nodes')::float8)
-		FROM jobs j JOIN results r ON r.job_id = j.id
-		WHERE `+where+` AND NOT j.cached
-		GROUP BY ROLLUP (j.kind)`, args...)
-	if err != nil {
-		return f, fmt.Errorf("store: percentiles: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var total bool
-		var kind string
-		var ms, nodes []float64
-		if err := rows.Scan(&total, &kind, &ms, &nodes); err != nil {
-			return f, fmt.Errorf("store: percentiles: %w", err)
-		}
-		if len(ms) < 3 || len(nodes) < 2 { // no solved job (the grand total of nothing)
-			continue
-		}
-		msP := Percentiles{P50: ms[0], P95: ms[1], P99: ms[2]}
-		nodesP := Percentiles{P50: nodes[0], P95: nodes[1]}
-		if total {
-			f.SolveMS, f.Nodes = msP, nodesP
-		} else if k := f.Kinds[kind]; k != nil {
-			k.SolveMS, k.Nodes = msP, nodesP
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return f, fmt.Errorf("store: percentiles: %w", err)
-	}
-	return f, nil
-}
-
-func (s *Store) reportLevels(ctx context.Context, where, order string, limit int, args ...any) ([]ReportLevel, error) {
+func (s *Store) reportLevels(ctx context.Context, from, where, order string, limit int, args ...any) ([]ReportLevel, error) {
 	rows, err := s.pool.Query(ctx, fmt.Sprintf(`
 		SELECT j.seq, j.id, j.level_hash, j.kind, coalesce(r.proof, ''), r.value, r.details,
 			CASE WHEN r.verdict = 'unknown' THEN r.plan END, coalesce(j.error, ''),
 			coalesce((r.stats->>'elapsed_ms')::float8, 0), coalesce((r.stats->>'nodes')::float8, 0),
 			(r.difficulty->>'score')::int
-		FROM jobs j LEFT JOIN results r ON r.job_id = j.id
-		WHERE %s ORDER BY %s LIMIT %d`, where, order, limit), args...)
+		FROM jobs j%s LEFT JOIN results r ON r.job_id = j.id
+		WHERE %s ORDER BY %s LIMIT %d`, from, where, order, limit), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: report levels: %w", err)
 	}
