@@ -10,8 +10,8 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// Rollups. A batch's report and /v1/stats read counts (job_counts) and
-// histograms (batch_hist, hour_hist) that the statements storing jobs and
+// Rollups. A batch's report and /v1/stats read counts (job_counts,
+// hour_counts) and histograms (batch_hist, hour_hist) that the statements storing jobs and
 // results keep (migrations/00010_write_path.sql, 00012_rollups.sql),
 // instead of every job and result of the batch or window. A window's edges
 // that do not fall on the hour are read from the jobs themselves.
@@ -206,7 +206,7 @@ func (s *Store) windowRollup(ctx context.Context, since, until time.Time) (rollu
 		return r, s.rawRollup(ctx, &r, since, until)
 	}
 	rows, err := s.pool.Query(ctx, `
-		SELECT kind, state::text, verdict, cached, sum(n)::bigint FROM job_counts WHERE hour >= $1 AND hour < $2
+		SELECT kind, state::text, verdict, cached, sum(n)::bigint FROM hour_counts WHERE hour >= $1 AND hour < $2
 		GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0`, from, to)
 	if err != nil {
 		return r, fmt.Errorf("store: window counts: %w", err)

@@ -28,7 +28,8 @@ import (
 
 // RunQuery is `puzzled bench-query`. It measures, in one run: (1) the list queries of the API on
 // a history of --jobs stored jobs and results seeded with COPY (p50/p95 of
-// each, first page and the page after), and (2) submit-to-done of a trivial
+// each, first page and the page after), the reports (/v1/stats over the
+// history, and a --report-batch job batch's report), and (2) submit-to-done of a trivial
 // interactive level through POST /v1/jobs and a long-poll: on an idle
 // stack without reserved interactive slots (asynq's 50 ms poll, the
 // baseline), idle with them, and with them while a batch of slow columns
@@ -47,6 +48,8 @@ func RunQuery(ctx context.Context, args []string, srv Servers) error {
 	busyBaseline := fs.Bool("busy-baseline", true, "also measure the busy phase with the bulk searches inside the worker process (--bulk-priority off), as a baseline of the same run")
 	jobs := fs.Int("jobs", 1_000_000, "seeded jobs")
 	queries := fs.Int("queries", 100, "requests per list query")
+	reports := fs.Int("reports", 20, "requests per report (stats over the seeded span and a day, a batch's report)")
+	reportJobs := fs.Int("report-batch", 100_000, "jobs of the batch whose report is measured (0: none)")
 	latency := fs.Int("latency", 100, "interactive jobs per latency phase (0: lists only)")
 	bulk := fs.Int("bulk", 3000, "slow columns levels of the busy phase (0: no busy phase)")
 	seeded := fs.Bool("seeded", false, "the database already holds the history of an earlier run with the same --jobs: do not seed it again")
@@ -84,6 +87,9 @@ func RunQuery(ctx context.Context, args []string, srv Servers) error {
 	c.HTTP = &http.Client{Timeout: time.Minute}
 
 	if err := benchLists(ctx, c, st, *queries); err != nil {
+		return err
+	}
+	if err := benchReports(ctx, c, st, *reportJobs, *reports); err != nil {
 		return err
 	}
 
@@ -363,3 +369,92 @@ func pct(d []time.Duration, p int) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// benchReports measures the reports read from rollups: /v1/stats over the
+// seeded history's whole span (30 days) and over a day, and the report of
+// a batch of reportJobs jobs stored and finished here (as workers would:
+// FinishJobs in statements of a bundle's size), n requests each.
+func benchReports(ctx context.Context, c *client.Client, st *store.Store, reportJobs, n int) error {
+	fmt.Printf("\nreports, %d requests each:\n", n)
+	fmt.Printf("  %-40s %9s %9s\n", "report", "p50 ms", "p95 ms")
+	now := time.Now()
+	for _, w := range []struct {
+		name        string
+		since, till time.Time
+	}{
+		{"stats, 30 days", now.Add(-31 * 24 * time.Hour), now.Add(time.Minute)},
+		{"stats, a day (edges off the hour)", now.Add(-15*24*time.Hour - 17*time.Minute), now.Add(-14*24*time.Hour + 23*time.Minute)},
+	} {
+		d, err := timeRequests(n, func() error { _, err := c.Stats(ctx, w.since, w.till); return err })
+		if err != nil {
+			return err
+		}
+		fmt.Printf("  %-40s %9.1f %9.1f\n", w.name, ms(pct(d, 50)), ms(pct(d, 95)))
+	}
+	if reportJobs <= 0 {
+		return nil
+	}
+	start := time.Now()
+	id, err := finishedBatch(ctx, st, reportJobs)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  (a batch of %d jobs stored and finished in %.1f s)\n", reportJobs, time.Since(start).Seconds())
+	d, err := timeRequests(n, func() error { _, err := c.GetReport(ctx, id); return err })
+	if err != nil {
+		return err
+	}
+	fmt.Printf("  %-40s %9.1f %9.1f\n", fmt.Sprintf("report of a batch of %d jobs", reportJobs), ms(pct(d, 50)), ms(pct(d, 95)))
+	return nil
+}
+
+// timeRequests times n calls of fn.
+func timeRequests(n int, fn func() error) ([]time.Duration, error) {
+	d := make([]time.Duration, 0, n)
+	for range n {
+		t := time.Now()
+		if err := fn(); err != nil {
+			return nil, err
+		}
+		d = append(d, time.Since(t))
+	}
+	return d, nil
+}
+
+// finishedBatch stores a batch of n twoends levels and finishes its jobs
+// with results of varied verdicts, times and nodes, 64 at a time.
+func finishedBatch(ctx context.Context, st *store.Store, n int) (int64, error) {
+	levels := make([]store.Level, n)
+	salt := time.Now().UnixNano()
+	for i := range levels {
+		levels[i] = storetest.Level(twoends.Name, fmt.Appendf(nil, `{"kind":"twoends","values":[%d,%d,7]}`, salt, i))
+	}
+	id, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: jobtype.Bulk, MaxAttempts: 3,
+		Labels: benchLabels, Versions: map[string]string{twoends.Name: "bench"}})
+	if err != nil {
+		return 0, err
+	}
+	var ids []int64
+	if err := st.BatchResults(ctx, id, func(r store.BatchResult) error {
+		ids = append(ids, r.JobID)
+		return nil
+	}); err != nil {
+		return 0, err
+	}
+	r := rand.New(rand.NewPCG(uint64(salt), 5))
+	for from := 0; from < len(ids); from += store.BundleSize {
+		var fs []store.Finish
+		for _, id := range ids[from:min(from+store.BundleSize, len(ids))] {
+			res := solver.Result{Verdict: []solver.Verdict{solver.Solved, solver.Unsolvable, solver.Unknown}[r.IntN(3)],
+				Stats: solver.Stats{ElapsedMS: int64(r.ExpFloat64() * 50), Nodes: int64(r.IntN(100_000))}}
+			if res.Verdict == solver.Solved {
+				res.Value, res.Optimal, res.Plan = solver.Int64(1), true, json.RawMessage(`"L"`)
+			}
+			fs = append(fs, store.Finish{JobID: id, SolverVersion: "bench", Result: res})
+		}
+		if _, err := st.FinishJobs(ctx, fs); err != nil {
+			return 0, err
+		}
+	}
+	return id, nil
+}

@@ -53,7 +53,7 @@ func Seed(ctx context.Context, databaseURL string, p SeedParams) error {
 	}
 	// As autovacuum would, in time: statistics for the planner, the GIN
 	// indexes' pending lists merged, the visibility map set.
-	if _, err := conn.Exec(ctx, `VACUUM ANALYZE levels, level_verdicts, batches, batch_labels, jobs, results, job_labels, level_labels, job_counts`); err != nil {
+	if _, err := conn.Exec(ctx, `VACUUM ANALYZE levels, level_verdicts, batches, batch_labels, jobs, results, job_labels, level_labels, job_counts, hour_counts, batch_hist, hour_hist`); err != nil {
 		return fmt.Errorf("storetest: seed vacuum: %w", err)
 	}
 	if p.Checkpoint {
