@@ -456,5 +456,9 @@ func finishedBatch(ctx context.Context, st *store.Store, n int) (int64, error) {
 			return 0, err
 		}
 	}
+	// The rollups folded, as the workers' dispatchers do every few seconds.
+	if _, err := st.CompactCounts(ctx, 1000); err != nil {
+		return 0, err
+	}
 	return id, nil
 }
