@@ -31,6 +31,6 @@ func (s *Store) batchDifficulty(ctx context.Context, id int64, r rollup) (Diffic
 		}
 	}
 	var err error
-	d.Hardest, err = s.reportLevels(ctx, topsOf("hardest"), "j.batch_id = $1", "t.k1 DESC, t.k2, t.seq", hardestLimit, id)
+	d.Hardest, err = s.reportLevels(ctx, topsOf("hardest", hardestLimit), "true", "t.k1 DESC, t.k2, t.seq", hardestLimit, id)
 	return d, err
 }

@@ -92,13 +92,13 @@ func (s *Store) BatchReport(ctx context.Context, id int64) (Report, error) {
 		order string
 		limit int
 	}{
-		{&rep.Unsolvable, "", "j.verdict = 'unsolvable'", "j.seq", reportListLimit},
-		{&rep.Unknown, "", "j.verdict = 'unknown'", "j.seq", reportListLimit},
-		{&rep.Failed, "", "j.state = 'failed'", "j.seq", reportListLimit},
-		{&rep.Slowest, topsOf("slowest"), "true", "t.k1 DESC, t.k2, t.seq", 10},
+		{&rep.Unsolvable, "jobs j", "j.batch_id = $1 AND j.verdict = 'unsolvable'", "j.seq", reportListLimit},
+		{&rep.Unknown, "jobs j", "j.batch_id = $1 AND j.verdict = 'unknown'", "j.seq", reportListLimit},
+		{&rep.Failed, "jobs j", "j.batch_id = $1 AND j.state = 'failed'", "j.seq", reportListLimit},
+		{&rep.Slowest, topsOf("slowest", 10), "true", "t.k1 DESC, t.k2, t.seq", 10},
 	}
 	for _, l := range lists {
-		levels, err := s.reportLevels(ctx, l.from, "j.batch_id = $1 AND "+l.where, l.order, l.limit+1, id)
+		levels, err := s.reportLevels(ctx, l.from, l.where, l.order, l.limit+1, id)
 		if err != nil {
 			return Report{}, err
 		}
@@ -114,10 +114,13 @@ func (s *Store) BatchReport(ctx context.Context, id int64) (Report, error) {
 	return rep, nil
 }
 
-// topsOf is the join that reads a batch's list of batch_tops as the jobs
-// t of a report list.
-func topsOf(list string) string {
-	return "\n\t\tJOIN batch_tops t ON t.job_id = j.id AND t.batch_id = j.batch_id AND t.list = '" + list + "'"
+// topsOf is the FROM of a report list read from a batch's batch_tops
+// (the batch is $1): its first n entries of list, in their order, each
+// joined to its job by key.
+func topsOf(list string, n int) string {
+	return fmt.Sprintf(`(SELECT job_id, k1, k2, seq FROM batch_tops WHERE batch_id = $1 AND list = '%s'
+			ORDER BY k1 DESC, k2, seq LIMIT %d) t
+		CROSS JOIN LATERAL (SELECT * FROM jobs WHERE id = t.job_id LIMIT 1) j`, list, n+1)
 }
 
 // Stats are the figures of the jobs created in [Since, Until).
@@ -144,7 +147,7 @@ func (s *Store) reportLevels(ctx context.Context, from, where, order string, lim
 			CASE WHEN r.verdict = 'unknown' THEN r.plan END, coalesce(j.error, ''),
 			coalesce((r.stats->>'elapsed_ms')::float8, 0), coalesce((r.stats->>'nodes')::float8, 0),
 			(r.difficulty->>'score')::int
-		FROM jobs j%s LEFT JOIN results r ON r.job_id = j.id
+		FROM %s LEFT JOIN results r ON r.job_id = j.id
 		WHERE %s ORDER BY %s LIMIT %d`, from, where, order, limit), args...)
 	if err != nil {
 		return nil, fmt.Errorf("store: report levels: %w", err)
