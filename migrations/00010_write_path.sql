@@ -216,13 +216,15 @@ CREATE INDEX level_verdicts_list_kind ON level_verdicts (kind, verdict, created_
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION puzzled_level_newest() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
+    -- Each level is read by key (LATERAL … LIMIT 1): with no statistics on
+    -- the transition table, a plain join scanned every level.
     INSERT INTO level_verdicts AS v (hash, kind, created_at, verdict, result_job_id, result_at)
     SELECT n.level_hash, l.kind, l.created_at, n.verdict, n.job_id, n.created_at
     FROM (
         SELECT DISTINCT ON (level_hash) level_hash, verdict, job_id, created_at
         FROM new_rows WHERE verdict IN ('solved', 'unsolvable')
         ORDER BY level_hash, created_at DESC, job_id DESC
-    ) n JOIN levels l ON l.hash = n.level_hash
+    ) n CROSS JOIN LATERAL (SELECT kind, created_at FROM levels WHERE hash = n.level_hash LIMIT 1) l
     ORDER BY n.level_hash
     ON CONFLICT (hash) DO UPDATE SET verdict = excluded.verdict, result_job_id = excluded.result_job_id,
         result_at = excluded.result_at

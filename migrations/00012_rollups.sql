@@ -65,7 +65,10 @@ BEGIN
             (n.stats->>'elapsed_ms')::float8 AS ms, (n.stats->>'nodes')::float8 AS nodes,
             (n.difficulty->>'score')::integer AS score,
             coalesce((n.difficulty->'random'->>'rate')::float8, 0) AS rate
-        FROM new_rows n JOIN jobs j ON j.id = n.job_id
+        -- Each job is read by key (LATERAL … LIMIT 1): with no statistics
+        -- on the transition table, a plain join scanned every job.
+        FROM new_rows n CROSS JOIN LATERAL (
+            SELECT id, batch_id, created_at, kind, seq, cached FROM jobs WHERE id = n.job_id LIMIT 1) j
     ), m AS MATERIALIZED (
         SELECT batch_id, hour, kind, 'ms' AS metric, puzzled_bucket(ms) AS bucket FROM r WHERE NOT cached AND ms IS NOT NULL
         UNION ALL
