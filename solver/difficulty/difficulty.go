@@ -36,6 +36,14 @@ type Options struct {
 	Workers    int    // goroutines for playouts; 0 means 1
 	ExactNodes int64  // node budget of the exact search; 0 means DefaultExactNodes
 	Plies      int    // K, the decisions along the first winning line to report; 0 means 5
+
+	// The ladder (ladder.go), for games that are [BeamGame]s.
+	Widths      []int // beam widths of rungs 2..K; nil means DefaultWidths
+	Noise       int64 // beam players' misjudgement: Eval noise in [0, Noise); set by the kind
+	RungGames   int   // games per beam rung; 0 means DefaultRungGames
+	LadderNodes int64 // positions the beam rungs may rate in all; 0 means DefaultLadderNodes
+	FullLadder  bool  // play every rung, not only up to the first that wins half its games
+	NoLadder    bool  // no beam rungs at all (the figures of before the ladder)
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +58,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Plies <= 0 {
 		o.Plies = 5
+	}
+	if o.Widths == nil {
+		o.Widths = DefaultWidths
+	}
+	if o.RungGames <= 0 {
+		o.RungGames = DefaultRungGames
+	}
+	if o.LadderNodes <= 0 {
+		o.LadderNodes = DefaultLadderNodes
 	}
 	return o
 }
@@ -85,6 +102,10 @@ type Figures struct {
 	ExactComplete      bool   `json:"exact_complete"`                 // the exact search saw the whole tree
 
 	Margin *int64 `json:"margin,omitempty"` // twoends: first minus second under optimal play
+
+	// Ladder is where on a ladder of players of growing skill players
+	// start to win (ladder.go); absent for games without beam players.
+	Ladder *Ladder `json:"ladder,omitempty"`
 
 	Score *int `json:"score,omitempty"` // 1 (trivial) .. 10 (brutal); absent when unsolvable
 }

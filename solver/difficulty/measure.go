@@ -25,6 +25,11 @@ func Measure(ctx context.Context, newGame NewGame, res solver.Result, opts Optio
 	if err := measureExact(ctx, newGame(), opts, &f); err != nil {
 		return Figures{}, err
 	}
+	if _, ok := newGame().(BeamGame); ok && !opts.NoLadder && res.Verdict == solver.Solved {
+		if f.Ladder, err = climb(ctx, newGame, f.Random, f.Greedy, opts); err != nil {
+			return Figures{}, err
+		}
+	}
 	if res.Verdict == solver.Solved {
 		f.Score = Score(f)
 	}
