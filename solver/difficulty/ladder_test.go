@@ -143,3 +143,26 @@ func TestLadderSkipsUnsolvableLevels(t *testing.T) {
 		t.Fatalf("ladder %+v on an unsolvable level", f.Ladder)
 	}
 }
+
+func TestLadderScore(t *testing.T) {
+	t.Parallel()
+	const top = 9 // random, greedy, beams 2..256
+	for _, tc := range []struct {
+		x    float64
+		want int
+	}{
+		{0, 1}, {0.5, 1}, {1, 1}, {1.4, 1}, {2, 2}, {5, 5}, {5.4, 6}, {9, 9}, {9.5, 10}, {12, 10},
+	} {
+		if got := LadderScore(tc.x, top); got != tc.want {
+			t.Errorf("LadderScore(%v, %d) = %d, want %d", tc.x, top, got, tc.want)
+		}
+	}
+	prev := 0
+	for x := 0.0; x <= top+0.5; x += 0.01 {
+		s := LadderScore(x, top)
+		if s < prev {
+			t.Fatalf("LadderScore(%v) = %d after %d", x, s, prev)
+		}
+		prev = s
+	}
+}

@@ -24,15 +24,21 @@ func Score(f Figures) *int {
 	return PlayoutScore(f)
 }
 
-// LadderScore maps a ladder position x (0 to top+½ for a ladder of top
-// beam rungs, the highest position a complete ladder gives) to 1–10:
+// LadderScore maps a ladder position x (0 to top+½ for a ladder whose
+// last rung is top; top+½ is the highest position a complete ladder
+// gives) to 1–10:
 //
-//	score = 1 + round(9 · x / (top + ½))
+//	score = 1 + round(9 · clamp(x − 1, 0, top − ½) / (top − ½))
 //
-// Each rung doubles the beam's width, so one score point is about one
-// doubling of the positions a player must keep in mind to win.
+// Score 1: the greedy player (rung 1), which looks one move ahead and
+// never plans, wins at least half its games, or nearly. Above it the
+// rungs are beams whose width doubles from rung to rung, and the score
+// climbs about one point per doubling of the positions a player must keep
+// in mind to win, up to 10 at the top, where no beam of the ladder wins
+// half its games.
 func LadderScore(x float64, top int) int {
-	s := 1 + int(math.Round(9*x/(float64(top)+0.5)))
+	span := float64(top) - 0.5
+	s := 1 + int(math.Round(9*min(max(x-1, 0), span)/span))
 	return min(max(s, 1), 10)
 }
 
