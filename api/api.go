@@ -150,6 +150,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/jobs/{id}/solution", read, s.getSolution)
 	s.handle("GET /v1/jobs/{id}/replay", read, s.replayJob)
 	s.handle("POST /v1/jobs/{id}/cancel", write, s.cancelJob)
+	s.handle("POST /v1/jobs/{id}/repair", submit, s.createRepair)
 
 	s.handle("POST /v1/batches", submit, s.createBatch)
 	s.handle("GET /v1/batches", read, s.listBatches)
@@ -157,6 +158,10 @@ func (s *Server) routes() {
 	s.handle("GET /v1/batches/{id}/results", read, s.batchResults)
 	s.handle("GET /v1/batches/{id}/report", read, s.batchReport)
 	s.handle("POST /v1/batches/{id}/cancel", write, s.cancelBatch)
+
+	s.handle("POST /v1/generate", submit, s.createGeneration)
+	s.handle("GET /v1/generations/{id}", read, s.getGeneration)
+	s.handle("POST /v1/generations/{id}/cancel", write, s.cancelGeneration)
 
 	s.handle("GET /v1/levels", read, s.listLevels)
 	s.handle("GET /v1/levels/{hash}", read, s.getLevel)

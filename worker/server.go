@@ -67,6 +67,7 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	}
 	mux := asynq.NewServeMux()
 	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
+	mux.HandleFunc(queue.TypeGenerate, w.HandleGenerate)
 	if err := srv.Start(mux); err != nil {
 		return fmt.Errorf("worker: start asynq server: %w", err)
 	}

@@ -42,7 +42,7 @@ func TestRepairAgreesWithTheOracle(t *testing.T) {
 			}
 			i++
 		}
-		rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, Count: 2}, 0, 0, 0, nil)
+		rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, Count: 2}, 0, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -95,6 +95,7 @@ func (r Request) Normalize(kind solver.Kind) (Request, error) {
 type Candidate struct {
 	Index  int
 	Size   int
+	First  bool // the first edit of its size
 	Desc   string
 	Level  solver.Level
 	Result solver.Result
@@ -108,16 +109,17 @@ func Candidates(kind solver.Kind, r Request, from int) iter.Seq2[Candidate, erro
 		ed := kind.(Editor)
 		i := 0
 		for size := 1; size <= r.MaxEdits; size++ {
+			first := true
 			for e := range ed.Edits(r.Level, size) {
 				if i < from {
-					i++
+					i, first = i+1, false
 					continue
 				}
 				lvl, err := e.Apply()
-				if !yield(Candidate{Index: i, Size: size, Desc: e.Desc, Level: lvl}, err) {
+				if !yield(Candidate{Index: i, Size: size, First: first, Desc: e.Desc, Level: lvl}, err) {
 					return
 				}
-				i++
+				i, first = i+1, false
 			}
 		}
 	}
@@ -150,10 +152,9 @@ type Report struct {
 // Run tries the edits from candidate from on (kept fixes already found by
 // an earlier, stopped run of the same request), until r.Count fixes, the
 // end of the size of the first fix, the end of the edits or of
-// r.MaxCandidates. firstFix is the size of the first fix found before
-// (0: none). Each candidate tried is passed to seen (nil: none); an error
-// from seen stops the run and is returned.
-func Run(ctx context.Context, kind solver.Kind, r Request, from, kept, firstFix int, seen func(Candidate) error) (Report, error) {
+// r.MaxCandidates. Each candidate tried is passed to seen (nil: none); an
+// error from seen stops the run and is returned.
+func Run(ctx context.Context, kind solver.Kind, r Request, from, kept int, seen func(Candidate) error) (Report, error) {
 	r, err := r.Normalize(kind)
 	if err != nil {
 		return Report{}, err
@@ -163,8 +164,8 @@ func Run(ctx context.Context, kind solver.Kind, r Request, from, kept, firstFix 
 		if err != nil {
 			return rep, fmt.Errorf("repair: edit %d (%s): %w", c.Index, c.Desc, err)
 		}
-		if Stop(r, c, kept, firstFix) {
-			rep.Complete = firstFix > 0 && c.Size > firstFix
+		if Stop(r, c, kept) {
+			rep.Complete = kept > 0 && c.First
 			return rep, nil
 		}
 		c.Result, err = kind.Solve(ctx, c.Level, solver.Options{Budget: r.Budget})
@@ -180,9 +181,6 @@ func Run(ctx context.Context, kind solver.Kind, r Request, from, kept, firstFix 
 		} else {
 			rep.Fixes = append(rep.Fixes, c)
 			kept++
-			if firstFix == 0 {
-				firstFix = c.Size
-			}
 		}
 		if seen != nil {
 			if err := seen(c); err != nil {
@@ -193,9 +191,10 @@ func Run(ctx context.Context, kind solver.Kind, r Request, from, kept, firstFix 
 	return rep, nil
 }
 
-// Stop reports whether the run ends before candidate c: enough fixes, a
-// larger edit than the first fix, or past MaxCandidates.
-func Stop(r Request, c Candidate, kept, firstFix int) bool {
-	return kept >= r.Count || (firstFix > 0 && c.Size > firstFix) ||
-		(r.MaxCandidates > 0 && c.Index >= r.MaxCandidates)
+// Stop reports whether the run ends before candidate c, kept fixes
+// found: enough fixes, a larger edit than the fixes found (edits come by
+// size, so a fix found and c the first of its size say it), or past
+// MaxCandidates.
+func Stop(r Request, c Candidate, kept int) bool {
+	return kept >= r.Count || (kept > 0 && c.First) || (r.MaxCandidates > 0 && c.Index >= r.MaxCandidates)
 }

@@ -67,7 +67,7 @@ func checkRepair(t *testing.T, l *Level, size int) int {
 			i++
 		}
 	}
-	rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, MaxEdits: size, Count: 3}, 0, 0, 0, nil)
+	rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, MaxEdits: size, Count: 3}, 0, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestRepairAgreesWithTheOracle(t *testing.T) {
 			}
 			i++
 		}
-		rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, Count: 3}, 0, 0, 0, nil)
+		rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, Count: 3}, 0, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
