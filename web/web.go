@@ -57,7 +57,8 @@ func Handler() http.Handler {
 		case strings.HasPrefix(p, "/ui/assets/") && !strings.HasSuffix(p, "/"): // files, no listings
 			w.Header().Set("Cache-Control", "no-cache")
 			files.ServeHTTP(w, r)
-		case p == "/ui/" || p == "/ui/submit" || isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/"):
+		case p == "/ui/" || p == "/ui/submit" || isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/") ||
+			p == "/ui/generate" || isPage(p, "/ui/generations/"):
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-cache")
 			_, _ = w.Write(shell)

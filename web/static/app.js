@@ -2,6 +2,7 @@
 import {setToken, token} from './api.js';
 import {batchesPage} from './batches.js';
 import {batchPage} from './batch.js';
+import {generatePage, generationPage} from './generate.js';
 import {jobPage} from './job.js';
 import {submitPage} from './submit.js';
 import {errorBox, show} from './dom.js';
@@ -11,6 +12,8 @@ const routes = [
   [/^\/ui\/batches\/(\d+)$/, batchPage],
   [/^\/ui\/jobs\/(\d+)$/, jobPage],
   [/^\/ui\/submit$/, submitPage],
+  [/^\/ui\/generate$/, generatePage],
+  [/^\/ui\/generations\/(\d+)$/, generationPage],
 ];
 
 function start() {

@@ -5,6 +5,7 @@
 import {getJSON} from './api.js';
 import {el, errorBox, isFinal, show, sleep} from './dom.js';
 import {drawState, describeMove} from './draw.js';
+import {repairButton} from './generate.js';
 
 export async function jobPage(id) {
   const facts = el('section', {'aria-live': 'polite'});
@@ -18,6 +19,7 @@ export async function jobPage(id) {
   }
   if (!job.result) return;
   const main = document.getElementById('main');
+  if (job.result.verdict === 'unsolvable') main.append(repairButton(job));
   main.append(difficultySection(job));
   try {
     main.append(player(await getJSON('/v1/jobs/' + id + '/replay')));
@@ -66,6 +68,7 @@ function difficultySection(job) {
   const rate = (r) => r && `${pct(r.rate)} (${r.wins} of ${r.games}; 95% interval ${pct(r.low)}–${pct(r.high)})`;
   const share = (s) => s && `${s.winning} of ${s.moves} (${pct(s.share)})`;
   add('score', 'score', d.score !== undefined ? el('strong', {}, `${d.score} / 10`) : undefined);
+  add('ladder', 'players start to win at', d.ladder && ladderText(d.ladder));
   add('random', 'random player wins', rate(d.random));
   add('greedy', 'greedy player wins', rate(d.greedy));
   add('target', 'a win is', d.target);
@@ -81,6 +84,13 @@ function difficultySection(job) {
   if (d.random) add('playouts', 'playouts', `${d.playouts} per player, seed ${d.seed}`);
   sec.append(dl);
   return sec;
+}
+
+// ladderText is where on the ladder of players (docs/difficulty.md) the
+// win rate reaches one half, and each rung's wins.
+function ladderText(l) {
+  const rungs = l.rungs.map((r) => `${r.player}${r.width ? ' ' + r.width : ''} ${r.wins}/${r.games}`).join(', ');
+  return `rung ${l.position.toFixed(2)} of ${l.top + 1}${l.complete ? '' : ' at least'} (${rungs})`;
 }
 
 // player is the board and its replay controls.
