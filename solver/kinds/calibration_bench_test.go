@@ -171,5 +171,14 @@ func calibrationRow(b *testing.B, reg *solver.Registry, name string, data [][]by
 			first = append(first, f.First.Share)
 		}
 	}
-	b.Logf("| %-44s | %v | %d | %d | %.2f | %.3f | %.3f | %.2f |", name, hist[1:], unsolvable, unknown, median(pos), median(rates), median(greedy), median(first))
+	b.Logf("| %-44s | %v | %d | %d | %s | %s | %s | %s |", name, hist[1:], unsolvable, unknown,
+		medianText(pos, "%.2f"), medianText(rates, "%.3f"), medianText(greedy, "%.3f"), medianText(first, "%.2f"))
+}
+
+// medianText is the median of x in format, or "–" when x is empty.
+func medianText(x []float64, format string) string {
+	if len(x) == 0 {
+		return "–"
+	}
+	return fmt.Sprintf(format, median(x))
 }
