@@ -61,7 +61,7 @@ func TestLadderRungsAreMonotone(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, ok := solveAndRate(t, g.Level, difficulty.Options{Playouts: 200, FullLadder: true, RungGames: 12,
-				Widths: []int{2, 4, 8, 16, 32, 64}})
+				Widths: []int{2, 4, 8, 16, 32}})
 			if !ok {
 				continue
 			}
@@ -115,7 +115,7 @@ func TestScoreRisesWithFewerSlotsAndMoreTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const deals = 4
+	const deals = 3
 	family := func(types, slots int) []*Level {
 		var out []*Level
 		for k := range deals {

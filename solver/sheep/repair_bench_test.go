@@ -14,8 +14,9 @@ import (
 )
 
 // BenchmarkRepairDeals repairs REPAIR_DEALS unsolvable deals (default 5)
-// of the one-tower layout L255 (REPAIR_LAYOUT to change it; deals the
-// solver does not prove unsolvable are skipped) with swaps of two tiles'
+// of the one-tower layout L255 (REPAIR_LAYOUT to change it, REPAIR_SLOTS
+// to change its tray; deals the solver does not prove unsolvable within
+// 20 s are skipped) with swaps of two tiles'
 // types, at most REPAIR_CANDIDATES swaps each (default 300), each solved
 // with REPAIR_MS (default 2000) and its plan replayed: how many deals get
 // a fix, after how many swaps and how long. Run with -benchtime=1x;
@@ -26,6 +27,9 @@ func BenchmarkRepairDeals(b *testing.B) {
 		name = "L255"
 	}
 	layout := ladderLayout(b, name)
+	if slots := envPositive("REPAIR_SLOTS", 0); slots > 0 {
+		layout = withSlots(b, layout, slots)
+	}
 	want := envPositive("REPAIR_DEALS", 5)
 	maxCand := envPositive("REPAIR_CANDIDATES", 300)
 	budget := solver.Budget{MaxMS: int64(envPositive("REPAIR_MS", 2000))}
