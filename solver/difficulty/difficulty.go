@@ -1,11 +1,13 @@
 // Package difficulty measures how hard a level is, not only whether it can
 // be won: win rates of a random and of a greedy player over seeded
-// playouts, the share of moves that keep a win at the first decisions
-// (from an exact search), the shortest and median winning plan lengths,
-// search effort, and one 1–10 score (docs/difficulty.md).
+// playouts, where on a ladder of beam players of growing width players
+// start to win ([Ladder]), the share of moves that keep a win at the first
+// decisions (from an exact search), the shortest and median winning plan
+// lengths, search effort, and one 1–10 score (docs/difficulty.md).
 //
-// The package does no I/O. A kind plugs in by implementing [Game] for its
-// levels and [Rater] on its solver.Kind; [Measure] does the rest. Nothing
+// The package does no I/O. A kind plugs in by implementing [Game] (and
+// [BeamGame] for the ladder) for its levels and [Rater] on its
+// solver.Kind; [Measure] does the rest. Nothing
 // here changes a verdict: the figures are computed after the solve and
 // stored next to its result.
 package difficulty
@@ -43,7 +45,6 @@ type Options struct {
 	RungGames   int   // games per beam rung; 0 means DefaultRungGames
 	LadderNodes int64 // positions the beam rungs may rate in all; 0 means DefaultLadderNodes
 	FullLadder  bool  // play every rung, not only up to the first that wins half its games
-	NoLadder    bool  // no beam rungs at all (the figures of before the ladder)
 }
 
 func (o Options) withDefaults() Options {

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/puzzled/puzzled/solver"
 )
@@ -164,5 +165,24 @@ func TestLadderScore(t *testing.T) {
 			t.Fatalf("LadderScore(%v) = %d after %d", x, s, prev)
 		}
 		prev = s
+	}
+}
+
+// TestLadderOutOfTimeIsIncomplete: when the deadline passes during the
+// climb, the rungs played stand and the ladder says it is incomplete; a
+// cancel is an error.
+func TestLadderOutOfTimeIsIncomplete(t *testing.T) {
+	t.Parallel()
+	random, greedy := newRate(0, 10), newRate(0, 10)
+	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	l, err := climb(ctx, newToy(2, 4, needle(4)), random, greedy, Options{Widths: []int{2, 4, 8}}.withDefaults())
+	if err != nil || l.Complete || len(l.Rungs) != 2 || l.Position != 1.5 {
+		t.Fatalf("ladder %+v, err %v: want random and greedy only, incomplete, position 1.5", l, err)
+	}
+	canceled, stop := context.WithCancel(context.Background())
+	stop()
+	if _, err := climb(canceled, newToy(2, 4, needle(4)), random, greedy, Options{Widths: []int{2}}.withDefaults()); err == nil {
+		t.Fatal("canceled: want an error")
 	}
 }
