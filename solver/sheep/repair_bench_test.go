@@ -14,7 +14,8 @@ import (
 )
 
 // BenchmarkRepairDeals repairs REPAIR_DEALS unsolvable deals (default 5)
-// of the one-tower layout L255 (REPAIR_LAYOUT to change it, REPAIR_SLOTS
+// of the one-tower layout L255 (REPAIR_LAYOUT to change it: a layout of
+// BenchmarkLadderDeals, or T120, a one-tower layout of 120 tiles; REPAIR_SLOTS
 // to change its tray; deals the solver does not prove unsolvable within
 // 20 s are skipped) with swaps of two tiles'
 // types, at most REPAIR_CANDIDATES swaps each (default 300), each solved
@@ -26,7 +27,7 @@ func BenchmarkRepairDeals(b *testing.B) {
 	if name == "" {
 		name = "L255"
 	}
-	layout := ladderLayout(b, name)
+	layout := repairLayout(b, name)
 	if slots := envPositive("REPAIR_SLOTS", 0); slots > 0 {
 		layout = withSlots(b, layout, slots)
 	}
@@ -70,6 +71,19 @@ func BenchmarkRepairDeals(b *testing.B) {
 			name, fixed, deals, maxCand, medianOf(ms), medianOf(tried), maxOf(ms))
 		b.ReportMetric(float64(fixed)/float64(deals), "fixed-share")
 	}
+}
+
+// repairLayout is a layout of ladderLayout, or T120: a one-tower layout
+// like L255 of 120 tiles and 10 types.
+func repairLayout(tb testing.TB, name string) *Level {
+	if name != "T120" {
+		return ladderLayout(tb, name)
+	}
+	g, err := Generate(rand.New(rand.NewPCG(1, 0x1a70)), GenerateOpts{Tiles: 120, Layers: 12, Types: 10, Mounds: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return g.Level
 }
 
 func maxOf(x []float64) float64 {
