@@ -106,7 +106,11 @@ func (w *Worker) solveCandidate(ctx context.Context, log *slog.Logger, g store.G
 	w.solving.Add(1)
 	defer w.solving.Add(-1)
 	if w.cfg.Processes != nil {
-		return w.solveInChild(ctx, log, req, nil)
+		res, err := w.cfg.Processes.Solve(ctx, req, nil)
+		if !errors.Is(err, solveproc.ErrNoChild) {
+			return res, err
+		}
+		log.Warn("no solve process: the candidate is solved in the worker process", slog.Any("error", err))
 	}
 	return solveproc.Run(ctx, w.cfg.Registry, req, nil, log)
 }
