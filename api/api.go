@@ -163,6 +163,7 @@ func (s *Server) routes() {
 	s.handle("GET /v1/jobs/{id}/solution", read, s.getSolution)
 	s.handle("GET /v1/jobs/{id}/replay", read, s.replayJob)
 	s.handle("POST /v1/jobs/{id}/cancel", write, s.cancelJob)
+	s.handle("POST /v1/jobs/{id}/repair", submit, s.createRepair)
 
 	s.handle("POST /v1/batches", submit, s.createBatch)
 	s.handle("GET /v1/batches", read, s.listBatches)
@@ -176,6 +177,10 @@ func (s *Server) routes() {
 	s.handle("POST /v1/webhook-secrets", write, s.createWebhookSecret)
 	s.handle("GET /v1/webhook-secrets", read, s.listWebhookSecrets)
 	s.handle("DELETE /v1/webhook-secrets/{id}", write, s.revokeWebhookSecret)
+
+	s.handle("POST /v1/generate", submit, s.createGeneration)
+	s.handle("GET /v1/generations/{id}", read, s.getGeneration)
+	s.handle("POST /v1/generations/{id}/cancel", write, s.cancelGeneration)
 
 	s.handle("GET /v1/levels", read, s.listLevels)
 	s.handle("GET /v1/levels/{hash}", read, s.getLevel)

@@ -47,6 +47,9 @@ type Dispatcher struct {
 	sweepBefore time.Time
 	// compacted: when the count rows were last folded.
 	compacted time.Time
+	// generationsAt is when the running generations last had their task
+	// enqueued again (dispatch_generations.go).
+	generationsAt time.Time
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -132,7 +135,11 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 		return 0, err
 	} else if lost {
 		d.sweepBefore = time.Now()
+		d.generationsAt = time.Time{}
 		d.cfg.Logger.Warn("Redis marker missing (first use, or Redis lost its data): every live job is enqueued again")
+	}
+	if err := d.requeueGenerations(ctx); err != nil {
+		return 0, err
 	}
 	staleBefore := time.Now().Add(-d.cfg.Stale)
 	if d.sweepBefore.After(staleBefore) {

@@ -78,10 +78,10 @@ func Handler() http.Handler {
 // same shell, app.js picks the page.
 func isShellPage(p string) bool {
 	switch p {
-	case "/ui/", "/ui/submit", "/ui/jobs", "/ui/levels", "/ui/edit":
+	case "/ui/", "/ui/submit", "/ui/jobs", "/ui/levels", "/ui/edit", "/ui/generate":
 		return true
 	}
-	return isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/") || isHashPage(p, "/ui/levels/")
+	return isPage(p, "/ui/batches/") || isPage(p, "/ui/jobs/") || isHashPage(p, "/ui/levels/") || isPage(p, "/ui/generations/")
 }
 
 // isHashPage reports whether p is prefix followed by a level hash (64

@@ -52,7 +52,7 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 			logger.Warn("bulk searches will not yield to interactive jobs submitted elsewhere", slog.Any("error", err))
 		}
 	}
-	srv, err := startServers(cfg, logger, w.HandleSolve)
+	srv, err := startServers(cfg, logger, w)
 	if err != nil {
 		return err
 	}
@@ -84,9 +84,10 @@ type servers struct {
 }
 
 // startServers starts the asynq servers of cfg with handler.
-func startServers(cfg ServeConfig, logger *slog.Logger, handler asynq.HandlerFunc) (servers, error) {
+func startServers(cfg ServeConfig, logger *slog.Logger, w *Worker) (servers, error) {
 	mux := asynq.NewServeMux()
-	mux.HandleFunc(queue.TypeSolve, handler)
+	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
+	mux.HandleFunc(queue.TypeGenerate, w.HandleGenerate)
 	s := servers{main: mainServer(cfg, logger)}
 	if err := s.main.Start(mux); err != nil {
 		return servers{}, fmt.Errorf("worker: start asynq server: %w", err)

@@ -70,6 +70,8 @@ func commands() []command {
 		{"levels", "[flags]", "list stored levels by kind, verdict, label", runLevels},
 		{"job", "[flags] FILE", "solve one level as an interactive job and print the solution", runJob},
 		{"deal", "[flags] LAYOUT", "write N deals of a sheep layout as NDJSON levels, no server", runDeal},
+		{"generate", "[flags] TEMPLATE", "make N solvable levels in a difficulty band from a template (--local: no server)", runGenerate},
+		{"repair", "[flags] JOB_ID", "look for the smallest edits that make an unsolvable job's level solvable", runRepair},
 		{"replay", "[--step K] (--job ID | FILE)", "print a level's canonical state after each move of its plan", runReplay},
 	}
 }

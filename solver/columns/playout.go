@@ -21,6 +21,7 @@ type game struct {
 	moves [][]uint8
 	pos   gamePos
 	undo  []gamePos
+	eval  evaluator // the beam players' Eval (ladder.go)
 }
 
 // gamePos is one position: the board after placed pieces.
@@ -34,8 +35,9 @@ type gamePos struct {
 
 func newGame(l *Level) difficulty.NewGame {
 	moves := moveLists(l)
+	ev := newEvaluator(l, EvalClassic, false)
 	return func() difficulty.Game {
-		return &game{l: l, moves: moves, pos: gamePos{b: l.start, t: l.initialTarget()}}
+		return &game{l: l, moves: moves, pos: gamePos{b: l.start, t: l.initialTarget()}, eval: ev}
 	}
 }
 
@@ -116,6 +118,9 @@ func (k *kind) Rate(ctx context.Context, lvl solver.Level, res solver.Result, op
 	l, ok := lvl.(*Level)
 	if !ok {
 		return difficulty.Figures{}, fmt.Errorf("columns: level of kind %q", lvl.Kind())
+	}
+	if opts.Noise == 0 {
+		opts.Noise = ladderNoise
 	}
 	f, err := difficulty.Measure(ctx, newGame(l), res, opts)
 	f.Target = "reach the goal (" + l.Goal.Type + ")"

@@ -1,11 +1,13 @@
 // Package difficulty measures how hard a level is, not only whether it can
 // be won: win rates of a random and of a greedy player over seeded
-// playouts, the share of moves that keep a win at the first decisions
-// (from an exact search), the shortest and median winning plan lengths,
-// search effort, and one 1–10 score (docs/difficulty.md).
+// playouts, where on a ladder of beam players of growing width players
+// start to win ([Ladder]), the share of moves that keep a win at the first
+// decisions (from an exact search), the shortest and median winning plan
+// lengths, search effort, and one 1–10 score (docs/difficulty.md).
 //
-// The package does no I/O. A kind plugs in by implementing [Game] for its
-// levels and [Rater] on its solver.Kind; [Measure] does the rest. Nothing
+// The package does no I/O. A kind plugs in by implementing [Game] (and
+// [BeamGame] for the ladder) for its levels and [Rater] on its
+// solver.Kind; [Measure] does the rest. Nothing
 // here changes a verdict: the figures are computed after the solve and
 // stored next to its result.
 package difficulty
@@ -36,6 +38,13 @@ type Options struct {
 	Workers    int    // goroutines for playouts; 0 means 1
 	ExactNodes int64  // node budget of the exact search; 0 means DefaultExactNodes
 	Plies      int    // K, the decisions along the first winning line to report; 0 means 5
+
+	// The ladder (ladder.go), for games that are [BeamGame]s.
+	Widths      []int // beam widths of rungs 2..K; nil means DefaultWidths
+	Noise       int64 // beam players' misjudgement: Eval noise in [0, Noise); set by the kind
+	RungGames   int   // games per beam rung; 0 means DefaultRungGames
+	LadderNodes int64 // positions the beam rungs may rate in all; 0 means DefaultLadderNodes
+	FullLadder  bool  // play every rung, not only up to the first that wins half its games
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +59,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Plies <= 0 {
 		o.Plies = 5
+	}
+	if o.Widths == nil {
+		o.Widths = DefaultWidths
+	}
+	if o.RungGames <= 0 {
+		o.RungGames = DefaultRungGames
+	}
+	if o.LadderNodes <= 0 {
+		o.LadderNodes = DefaultLadderNodes
 	}
 	return o
 }
@@ -85,6 +103,10 @@ type Figures struct {
 	ExactComplete      bool   `json:"exact_complete"`                 // the exact search saw the whole tree
 
 	Margin *int64 `json:"margin,omitempty"` // twoends: first minus second under optimal play
+
+	// Ladder is where on a ladder of players of growing skill players
+	// start to win (ladder.go); absent for games without beam players.
+	Ladder *Ladder `json:"ladder,omitempty"`
 
 	Score *int `json:"score,omitempty"` // 1 (trivial) .. 10 (brutal); absent when unsolvable
 }

@@ -198,7 +198,7 @@ func TestScoreIsMonotone(t *testing.T) {
 			Greedy: &Rate{Rate: math.Min(1, 2*p)},
 			First:  &Share{Moves: 1, Share: p}, // fewer winning first moves as well
 		}
-		s := *Score(f)
+		s := *PlayoutScore(f)
 		if s < prev || s < 1 || s > 10 {
 			t.Fatalf("step %d (p=%v): score %d after %d", i, p, s, prev)
 		}

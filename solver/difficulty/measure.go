@@ -11,7 +11,9 @@ import (
 // result of its definitive solve (res is only read: its node count is the
 // effort to the proof). The exact figures are left out when they need
 // more than opts.ExactNodes; the playouts always run to the end unless
-// ctx ends, and then Measure returns ctx's error wrapped.
+// ctx ends, and then Measure returns ctx's error wrapped. A solvable
+// level of a [BeamGame] gets the ladder too (climb), which stops early,
+// incomplete, rather than fail when ctx's deadline passes during it.
 func Measure(ctx context.Context, newGame NewGame, res solver.Result, opts Options) (Figures, error) {
 	opts = opts.withDefaults()
 	f := Figures{Playouts: opts.Playouts, Seed: opts.Seed, NodesProof: res.Stats.Nodes}
@@ -24,6 +26,11 @@ func Measure(ctx context.Context, newGame NewGame, res solver.Result, opts Optio
 	}
 	if err := measureExact(ctx, newGame(), opts, &f); err != nil {
 		return Figures{}, err
+	}
+	if _, ok := newGame().(BeamGame); ok && res.Verdict == solver.Solved {
+		if f.Ladder, err = climb(ctx, newGame, f.Random, f.Greedy, opts); err != nil {
+			return Figures{}, err
+		}
 	}
 	if res.Verdict == solver.Solved {
 		f.Score = Score(f)

@@ -2,8 +2,8 @@ package difficulty
 
 import "math"
 
-// Weights of the score (docs/difficulty.md explains the choice and shows
-// the calibration).
+// Weights of the playout score, the score of figures without a ladder
+// (docs/difficulty.md explains the choice).
 const (
 	weightRandom = 0.4
 	weightGreedy = 0.4
@@ -13,7 +13,37 @@ const (
 	rateFloor = 1e-3
 )
 
-// Score is the 1–10 difficulty of a solvable level:
+// Score is the 1–10 difficulty of a solvable level. With a ladder it is
+// the ladder's position scaled to 1–10 ([LadderScore]); without one, the
+// playout score ([PlayoutScore]). Nil when there is no figure at all.
+func Score(f Figures) *int {
+	if f.Ladder != nil {
+		s := LadderScore(f.Ladder.Position, f.Ladder.Top)
+		return &s
+	}
+	return PlayoutScore(f)
+}
+
+// LadderScore maps a ladder position x (0 to top+½ for a ladder whose
+// last rung is top; top+½ is the highest position a complete ladder
+// gives) to 1–10:
+//
+//	score = 1 + round(9 · clamp(x − 1, 0, top − ½) / (top − ½))
+//
+// Score 1: the greedy player (rung 1), which looks one move ahead and
+// never plans, wins at least half its games, or nearly. Above it the
+// rungs are beams whose width doubles from rung to rung, and the score
+// climbs about one point per doubling of the positions a player must keep
+// in mind to win, up to 10 at the top, where no beam of the ladder wins
+// half its games.
+func LadderScore(x float64, top int) int {
+	span := float64(top) - 0.5
+	s := 1 + int(math.Round(9*min(max(x-1, 0), span)/span))
+	return min(max(s, 1), 10)
+}
+
+// PlayoutScore is the score of the figures before the ladder, from the
+// random and greedy win rates and the first-move share:
 //
 //	p'    = p clamped to [0.001, 0.999]
 //	h(p)  = (3 + log10((1 − p') / p')) / 6      (0 when p ≥ 0.999, ½ at p = ½, 1 when p ≤ 0.001)
@@ -24,7 +54,7 @@ const (
 // rescaled to sum to 1. Every term grows when a player wins less or fewer
 // first moves win, so the score never falls as a level gets harder in
 // those figures. Nil when there is no figure at all.
-func Score(f Figures) *int {
+func PlayoutScore(f Figures) *int {
 	raw, weight := 0.0, 0.0
 	if f.Random != nil {
 		raw += weightRandom * hardness(f.Random.Rate)

@@ -19,6 +19,7 @@ import (
 type game struct {
 	b      *board
 	played []int32
+	dug    int64 // tiles that lay transitively beneath the clicked tiles (ladder.go)
 }
 
 func newGame(l *Level) difficulty.NewGame {
@@ -35,11 +36,13 @@ func (g *game) Moves(dst []int) []int {
 func (g *game) Play(m int) {
 	g.b.apply(int32(m))
 	g.played = append(g.played, int32(m))
+	g.dug += int64(g.b.l.beneath[m])
 }
 
 func (g *game) Undo() {
 	last := len(g.played) - 1
 	g.b.undo(g.played[last])
+	g.dug -= int64(g.b.l.beneath[g.played[last]])
 	g.played = g.played[:last]
 }
 
@@ -77,6 +80,9 @@ func (kind) Rate(ctx context.Context, lvl solver.Level, res solver.Result, opts 
 	l, err := asLevel(lvl)
 	if err != nil {
 		return difficulty.Figures{}, err
+	}
+	if opts.Noise == 0 {
+		opts.Noise = ladderNoise
 	}
 	f, err := difficulty.Measure(ctx, newGame(l), res, opts)
 	f.Target = "clear every tile"

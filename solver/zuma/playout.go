@@ -194,6 +194,9 @@ func (kind) Rate(ctx context.Context, lvl solver.Level, res solver.Result, opts 
 		target = int(*res.Value)
 		desc = fmt.Sprintf("make %d balls vanish (the optimum)", target)
 	}
+	if opts.Noise == 0 {
+		opts.Noise = ladderNoise
+	}
 	f, err := difficulty.Measure(ctx, newGame(l, target), res, opts)
 	f.Target = desc
 	return f, err

@@ -3,6 +3,7 @@ import {setToken, token} from './api.js';
 import {batchesPage} from './batches.js';
 import {batchPage} from './batch.js';
 import {editPage} from './edit.js';
+import {generatePage, generationPage} from './generate.js';
 import {jobPage} from './job.js';
 import {jobsPage} from './jobs.js';
 import {levelPage} from './level.js';
@@ -19,6 +20,8 @@ const routes = [
   [/^\/ui\/levels\/([0-9a-f]{64})$/, levelPage],
   [/^\/ui\/edit$/, editPage],
   [/^\/ui\/submit$/, submitPage],
+  [/^\/ui\/generate$/, generatePage],
+  [/^\/ui\/generations\/(\d+)$/, generationPage],
 ];
 
 function start() {

@@ -10,6 +10,7 @@ import {button, el, errorBox, fmtDuration, fmtLabels, fmtTime, isFinal, markRead
 import {describeMove, rendererOf} from './draw.js';
 import {explainSection} from './explain.js';
 import {decodeMoves, playPanel} from './play.js';
+import {repairButton} from './generate.js';
 
 export async function jobPage(id) {
   const facts = el('section', {id: 'job-facts', 'aria-live': 'polite'});
@@ -27,6 +28,7 @@ export async function jobPage(id) {
   const main = document.getElementById('main');
   main.append(relations(job));
   if (!job.result) return markReady();
+  if (job.result.verdict === 'unsolvable') main.append(repairButton(job));
   let rp;
   try {
     rp = await getJSON('/v1/jobs/' + id + '/replay');
@@ -205,6 +207,7 @@ function difficultySection(job) {
   const rate = (r) => r && `${pct(r.rate)} (${r.wins} of ${r.games}; 95% interval ${pct(r.low)}–${pct(r.high)})`;
   const share = (s) => s && `${s.winning} of ${s.moves} (${pct(s.share)})`;
   add('score', 'score', d.score !== undefined ? el('strong', {}, `${d.score} / 10`) : undefined);
+  add('ladder', 'players start to win at', d.ladder && ladderText(d.ladder));
   add('random', 'random player wins', rate(d.random));
   add('greedy', 'greedy player wins', rate(d.greedy));
   add('target', 'a win is', d.target);
@@ -220,6 +223,13 @@ function difficultySection(job) {
   if (d.random) add('playouts', 'playouts', `${d.playouts} per player, seed ${d.seed}`);
   sec.append(dl);
   return sec;
+}
+
+// ladderText is where on the ladder of players (docs/difficulty.md) the
+// win rate reaches one half, and each rung's wins.
+function ladderText(l) {
+  const rungs = l.rungs.map((r) => `${r.player}${r.width ? ' ' + r.width : ''} ${r.wins}/${r.games}`).join(', ');
+  return `rung ${l.position.toFixed(2)} of ${l.top + 1}${l.complete ? '' : ' at least'} (${rungs})`;
 }
 
 // player is the board, drawn by the kind's renderer, and its replay

@@ -1,0 +1,65 @@
+package zuma
+
+import (
+	"context"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/repair"
+)
+
+// TestRepairAgreesWithTheOracle repairs 200 small unsolvable hand levels
+// and checks against the oracle (a plain breadth-first search), which
+// decides every edit: the fixes are exactly the first winnable edits in
+// the repair's order, each with a plan that replays, and a level without
+// one gets none from a complete search.
+func TestRepairAgreesWithTheOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(33, 13))
+	k := kind{}
+	levels, fixed := 0, 0
+	for levels < 200 {
+		colors := 2 + rng.IntN(3)
+		l := level(t, randomBoard(rng, 4+rng.IntN(7), colors), randomBalls(rng, 1+rng.IntN(4), colors), "", ModeHand)
+		if oracleHand(l.Board, l.Hand) >= 0 {
+			continue
+		}
+		levels++
+		var solvable []int
+		i := 0
+		for e := range k.Edits(l, 1) {
+			el, err := e.Apply()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if oracleHand(el.(*Level).Board, el.(*Level).Hand) >= 0 {
+				solvable = append(solvable, i)
+			}
+			i++
+		}
+		rep, err := repair.Run(context.Background(), k, repair.Request{Level: l, Count: 3}, 0, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []int
+		for _, f := range rep.Fixes {
+			got = append(got, f.Index)
+			if f.Result.Verdict != solver.Solved || Verify(f.Level.(*Level), f.Result) != nil {
+				t.Fatalf("%s: fix %q not solved", l.Canonical(), f.Desc)
+			}
+		}
+		if want := solvable[:min(3, len(solvable))]; !slices.Equal(got, want) {
+			t.Fatalf("%s: fixes %v, oracle's first winnable edits %v", l.Canonical(), got, want)
+		}
+		if len(got) > 0 {
+			fixed++
+		} else if !rep.Complete || rep.Rejected[repair.RejectUnknown] > 0 {
+			t.Fatalf("%s: no fix from an incomplete search: %+v", l.Canonical(), rep)
+		}
+	}
+	if fixed < 20 || fixed == levels {
+		t.Fatalf("%d of %d levels fixed: the family should have both", fixed, levels)
+	}
+}
