@@ -212,7 +212,7 @@ func TestInteractiveSlotWhileBulkBusy(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _, _ = c.CancelJob(context.Background(), slow.ID) })
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	for deadline := time.Now().Add(time.Minute); ; {
 		j, err := c.GetJob(ctx, slow.ID)
 		if err != nil {
 			t.Fatal(err)

@@ -31,7 +31,7 @@ func TestWorkbenchWithToken(t *testing.T) {
 		chromedp.Blur("#token", chromedp.ByID), // change: stored, page reloads
 	)
 	var stored string
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for stored == "" && time.Now().Before(deadline) {
 		tb.run(t, chromedp.Evaluate(`sessionStorage.getItem('puzzled-token') || ''`, &stored))
 		time.Sleep(50 * time.Millisecond)

@@ -86,7 +86,7 @@ func submitBatch(t *testing.T, b *browser) int64 {
 	tb.shot(t, "submit.png")
 	tb.run(t, chromedp.Click("#submit", chromedp.ByID))
 	var url string
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(time.Minute)
 	for !strings.Contains(url, "/ui/batches/") && time.Now().Before(deadline) {
 		tb.run(t, chromedp.Location(&url))
 		time.Sleep(100 * time.Millisecond)
@@ -130,7 +130,7 @@ func batchesList(t *testing.T, b *browser, id int64) {
 // computed here from the stored level and solution.
 func simulatorStates(t *testing.T, c *client.Client, id int64) []solver.State {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	sol, err := c.GetSolution(ctx, id)
 	if err != nil {
