@@ -10,8 +10,8 @@ import (
 	"github.com/puzzled/puzzled/solver"
 )
 
-// InProcessSlice is how long a bundle's job may search in the worker
-// process before it starts over in a solve process (when the worker has
+// InProcessSlice is how much CPU time a bundle's job may search in the
+// worker process before it starts over in a solve process (when the worker has
 // them); the bundle's later jobs then go to solve processes at once. Most
 // jobs of a bundle take microseconds, less than the round trip to a child
 // (about 40 µs of CPU: end-to-end throughput of tiny levels fell by a
@@ -33,8 +33,8 @@ type sliced struct {
 func (s sliced) solve(ctx context.Context, log *slog.Logger, kind solver.Kind, req solveproc.Request, checkpoint func([]byte)) outcome {
 	here, moveOut := context.WithCancelCause(ctx)
 	defer moveOut(nil)
-	timer := time.AfterFunc(s.slice, func() { moveOut(errMoveToChild) })
-	defer timer.Stop()
+	stop := s.watchSlice(moveOut)
+	defer stop()
 	out := inProcess{}.solve(here, log, kind, req, checkpoint)
 	// Past the slice the job moves even when the search returned no error:
 	// the slice may have cut its difficulty figures short, not its search.
@@ -46,3 +46,43 @@ func (s sliced) solve(ctx context.Context, log *slog.Logger, kind solver.Kind, r
 	out.moved = true
 	return out
 }
+
+// watchSlice moves the search out (errMoveToChild) once it has used its
+// slice of CPU time on its own thread, where the kernel reports it, so
+// that a search a busy machine keeps waiting is not taken for a long one
+// (with a 5 ms slice of the wall clock, the fast jobs of bundles went to
+// solve processes one after another under load, and end-to-end throughput
+// fell threefold). A search that waits, or works on other goroutines,
+// uses little of its own thread, so the wall clock bounds it too, at
+// wallSlices slices; where the thread's clock is missing the wall clock
+// alone decides, at one slice. The caller's goroutine runs the search;
+// stop ends the watch.
+func (s sliced) watchSlice(moveOut context.CancelCauseFunc) (stop func()) {
+	clock, unlock, ok := lockThreadClock()
+	deadline := time.Now().Add(wallSlices * s.slice)
+	done := make(chan struct{})
+	go func() {
+		for wait := s.slice; ; {
+			select {
+			case <-done:
+				return
+			case <-time.After(wait):
+			}
+			used, measured := clock.used()
+			left := time.Until(deadline)
+			if !ok || !measured || used >= s.slice || left <= 0 {
+				moveOut(errMoveToChild)
+				return
+			}
+			wait = min(s.slice-used, left)
+		}
+	}()
+	return func() {
+		close(done)
+		unlock()
+	}
+}
+
+// wallSlices bounds a search in the worker process by the wall clock, in
+// slices: 100 ms for the default 5 ms.
+const wallSlices = 20
