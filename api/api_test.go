@@ -35,6 +35,7 @@ func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 type fixture struct {
 	url   string
+	db    string // the database's URL
 	store *store.Store
 	api   *api.Server
 	redis asynq.RedisConnOpt // the Redis DB the API enqueues into
@@ -76,7 +77,7 @@ func setup(t testing.TB, cfg api.Config, work bool) *fixture {
 		}()
 		t.Cleanup(func() { stop(); <-done })
 	}
-	return &fixture{url: hs.URL, store: st, api: srv, redis: opt}
+	return &fixture{url: hs.URL, db: dbURL, store: st, api: srv, redis: opt}
 }
 
 func request(t *testing.T, method, url, token, body string) (int, string) {

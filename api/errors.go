@@ -50,7 +50,11 @@ func (s *Server) writeStoreError(w http.ResponseWriter, r *http.Request, err err
 		return
 	}
 	if r.Context().Err() != nil {
-		return // the client went away
+		// The client went away: no one reads an answer, but the operator
+		// learns what was dropped.
+		s.cfg.Logger.Warn("request canceled", slog.String("method", r.Method), slog.String("path", r.URL.Path),
+			slog.Any("error", err), slog.Any("cause", context.Cause(r.Context())))
+		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), time.Second)
 	defer cancel()

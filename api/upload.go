@@ -44,11 +44,21 @@ func (g *slowGuard) Read(p []byte) (int, error) {
 	_ = g.rc.SetReadDeadline(time.Now().Add(g.limits.UploadIdle))
 	n, err := g.r.Read(p)
 	g.n += int64(n)
-	if err != nil && isTimeout(err) {
-		g.err = fmt.Errorf("%w: nothing for %s", errTooSlow, g.limits.UploadIdle)
-		return n, g.err
+	if err == nil {
+		return n, nil
 	}
-	return n, err
+	// The body has ended: lift the deadline, and never set it again (a
+	// decoder may read again after the end). Left armed, it fires while the
+	// handler is still at work on what it read (a batch's database phase
+	// may take longer than UploadIdle), and the server, taking it for a
+	// client gone, cancels the request and closes the connection with no
+	// answer.
+	_ = g.rc.SetReadDeadline(time.Time{})
+	g.err = err
+	if isTimeout(err) {
+		g.err = fmt.Errorf("%w: nothing for %s", errTooSlow, g.limits.UploadIdle)
+	}
+	return n, g.err
 }
 
 func isTimeout(err error) bool {

@@ -8,7 +8,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // Issue 13 item 2: batches are read as a stream, with limits on size,
@@ -150,4 +153,61 @@ func TestBatchUploadLimits(t *testing.T) {
 			}
 		}
 	})
+}
+
+// Issue 30 item 8: a batch whose database phase outlasts the upload's idle
+// read deadline is stored and answered, not cut with an empty 200 (the
+// object form's decoder reads once more after the body's end, which
+// re-armed the deadline). The phase is made long by a lock on levels that
+// the test holds until the upload has waited on it for three idle
+// deadlines.
+func TestBatchOutlivesItsUploadDeadline(t *testing.T) {
+	t.Parallel()
+	const idle = 200 * time.Millisecond
+	f := setup(t, api.Config{Limits: api.Limits{UploadIdle: idle}}, false)
+	ctx := t.Context()
+	conn, err := pgx.Connect(ctx, f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, "LOCK TABLE levels IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	type reply struct {
+		status int
+		body   string
+		err    error
+	}
+	done := make(chan reply, 1)
+	go func() {
+		resp, err := http.Post(f.url+"/v1/batches", "application/json", strings.NewReader(
+			`{"levels":[{"level":{"kind":"twoends","values":[5,1,4]},"labels":{"file":"a.json"}},{"kind":"twoends","values":[2,7]}],"labels":{"run":"r1"}}`))
+		if err != nil {
+			done <- reply{err: err}
+			return
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		done <- reply{resp.StatusCode, string(body), err}
+	}()
+	waittest.WaitFor(t, time.Minute, "the upload waits on the lock", func() bool {
+		var waiting bool
+		err := conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+			WHERE c.relname = 'levels' AND NOT l.granted)`).Scan(&waiting)
+		return err == nil && waiting
+	})
+	time.Sleep(3 * idle) // a lower bound: the deadline has passed by then, however busy the machine
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	r := <-done
+	if r.err != nil || r.status != http.StatusAccepted || !strings.Contains(r.body, `"total":2`) {
+		t.Fatalf("status %d %q (error %v), want 202 with the batch", r.status, r.body, r.err)
+	}
 }

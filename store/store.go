@@ -40,6 +40,11 @@ type OpenOpts struct {
 	// per concurrent solve plus a few for its dispatcher and checkpoints;
 	// pgxpool's own default (the number of CPUs) makes handlers queue.
 	MaxConns int32
+	// AppName is the application_name of every connection, so that an
+	// operator reading pg_stat_activity sees which process holds which
+	// connection (puzzled-serve, puzzled-work@host). A URL that sets
+	// application_name itself wins.
+	AppName string
 }
 
 // Open connects to the database at url. It does not migrate; see [Migrate].
@@ -54,6 +59,9 @@ func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 	}
 	if opts.AsyncCommit {
 		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
+	}
+	if _, set := cfg.ConnConfig.RuntimeParams["application_name"]; !set && opts.AppName != "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = opts.AppName
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
@@ -511,4 +513,41 @@ func startJob(ctx context.Context, st *store.Store, id int64) (store.RunnableJob
 func finishJob(ctx context.Context, st *store.Store, id int64, version string, res solver.Result) (bool, error) {
 	stored, err := st.FinishJobs(ctx, []store.Finish{{JobID: id, SolverVersion: version, Result: res}})
 	return stored[id], err
+}
+
+// Issue 30 item 6: every connection names its process in
+// pg_stat_activity, unless the URL names it already.
+func TestConnectionsNameTheirProcess(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	url := envtest.PostgresURL(t)
+	cases := []struct {
+		name, url, app, want string
+	}{
+		{"from the options", url, "puzzled-work@host-a", "puzzled-work@host-a"},
+		{"the URL's wins", url + "&application_name=ops-tool", "puzzled-serve", "ops-tool"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			st, err := store.Open(ctx, c.url, store.OpenOpts{AppName: c.app})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			if err := st.Ping(ctx); err != nil {
+				t.Fatal(err)
+			}
+			conn, err := pgx.Connect(ctx, url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			var named bool
+			err = conn.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+				WHERE datname = current_database() AND application_name = $1)`, c.want).Scan(&named)
+			if err != nil || !named {
+				t.Fatalf("no connection named %q in pg_stat_activity (error %v)", c.want, err)
+			}
+		})
+	}
 }

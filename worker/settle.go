@@ -117,6 +117,9 @@ func (w *Worker) store(ctx context.Context, log *slog.Logger, done []attempt) er
 	defer cancel()
 	stored, err := w.finishes.doAll(sctx, fs)
 	if err != nil {
+		// The task is retried (the results are computed again), but the
+		// operator learns that a write failed and why.
+		log.Warn("results not stored", slog.Int("jobs", len(fs)), slog.Int64("first_job_id", fs[0].JobID), slog.Any("error", err))
 		return err
 	}
 	for i, a := range done {

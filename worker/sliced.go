@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/puzzled/puzzled/internal/solveproc"
@@ -60,25 +61,32 @@ func (s sliced) solve(ctx context.Context, log *slog.Logger, kind solver.Kind, r
 func (s sliced) watchSlice(moveOut context.CancelCauseFunc) (stop func()) {
 	clock, unlock, ok := lockThreadClock()
 	deadline := time.Now().Add(wallSlices * s.slice)
-	done := make(chan struct{})
-	go func() {
-		for wait := s.slice; ; {
-			select {
-			case <-done:
-				return
-			case <-time.After(wait):
-			}
-			used, measured := clock.used()
-			left := time.Until(deadline)
-			if !ok || !measured || used >= s.slice || left <= 0 {
-				moveOut(errMoveToChild)
-				return
-			}
-			wait = min(s.slice-used, left)
+	var (
+		mu      sync.Mutex // guards timer (set after AfterFunc returns) and stopped
+		timer   *time.Timer
+		stopped bool
+	)
+	check := func() {
+		used, measured := clock.used()
+		left := time.Until(deadline)
+		if !ok || !measured || used >= s.slice || left <= 0 {
+			moveOut(errMoveToChild)
+			return
 		}
-	}()
+		mu.Lock()
+		if !stopped {
+			timer.Reset(min(s.slice-used, left))
+		}
+		mu.Unlock()
+	}
+	mu.Lock()
+	timer = time.AfterFunc(s.slice, check)
+	mu.Unlock()
 	return func() {
-		close(done)
+		mu.Lock()
+		stopped = true
+		timer.Stop()
+		mu.Unlock()
 		unlock()
 	}
 }

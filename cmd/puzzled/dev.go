@@ -60,7 +60,7 @@ func runDev(ctx context.Context, args []string) error {
 	defer stack.stop(logger)
 	cfg.databaseURL, cfg.redisAddr = stack.pg.URL(), stack.redis.URL()
 
-	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
+	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{AppName: "puzzled-dev"})
 	if err != nil {
 		ln.Close()
 		return err

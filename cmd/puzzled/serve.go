@@ -27,7 +27,7 @@ func runServe(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{})
+	st, qc, err := connect(ctx, cfg, logger, store.OpenOpts{AppName: "puzzled-serve"})
 	if err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func runToken(ctx context.Context, args []string) error {
 	if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.databaseURL, store.OpenOpts{})
+	st, err := store.Open(ctx, cfg.databaseURL, store.OpenOpts{AppName: "puzzled-token"})
 	if err != nil {
 		return err
 	}

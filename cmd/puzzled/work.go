@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -86,7 +87,9 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 // workerStoreOpts: asynchronous commits, and a connection per solve plus
 // room for the dispatcher and checkpoints.
 func workerStoreOpts(cfg config) store.OpenOpts {
-	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(cfg.concurrency+cfg.interactive) + 8}
+	host, _ := os.Hostname()
+	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(cfg.concurrency+cfg.interactive) + 8,
+		AppName: "puzzled-work@" + host}
 }
 
 // raiseMaxProcs gives the Go scheduler a thread per solve slot plus two for
