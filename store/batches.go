@@ -97,10 +97,13 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		if err := insertWebhooks(ctx, tx, id, p.Webhooks); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body)
-			SELECT hash, kind, body FROM new_jobs WHERE body IS NOT NULL ON CONFLICT (hash) DO NOTHING`); err != nil {
+		tag, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body)
+			SELECT hash, kind, body FROM new_jobs WHERE body IS NOT NULL ON CONFLICT (hash) DO NOTHING`)
+		if err != nil {
 			return fmt.Errorf("insert levels: %w", err)
 		}
+		// Levels that existed before the batch (the others were inserted).
+		known := len(src.unique) - int(tag.RowsAffected())
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
 		// A job keeps only its own labels; the batch's are the batch's
 		// (batchLabels), applied to its jobs when they are read.
@@ -113,7 +116,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
 		if len(p.Labels) > 0 && string(p.Labels) != "null" {
-			if err := batchLabels(ctx, tx, id); err != nil {
+			if err := batchLabels(ctx, tx, id, known > 0); err != nil {
 				return err
 			}
 		}
@@ -142,14 +145,20 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 // per string label, and a level_labels row per label and level of the
 // batch that existed before it (GET /v1/levels?label= lists the levels of
 // a label's jobs; the levels the batch creates share its created_at and
-// are found through the batch, see LevelsQuery).
-func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64) error {
+// are found through the batch, see LevelsQuery). known says whether any
+// level of the batch existed before it: without one, the level_labels
+// pass would join every level of the batch to find none (0.8 s of the 5 s
+// that a batch of 100,000 new levels takes).
+func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64, known bool) error {
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO batch_labels (key, value, created_at, batch_id)
 		SELECT e.key, e.value #>> '{}', b.created_at, b.id
 		FROM batches b, jsonb_each(b.labels) e
 		WHERE b.id = $1 AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'`, batchID); err != nil {
 		return fmt.Errorf("insert batch labels: %w", err)
+	}
+	if !known {
+		return nil
 	}
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO level_labels (key, value, level_created_at, level_hash)
