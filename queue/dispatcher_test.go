@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/internal/envtest"
@@ -31,6 +32,7 @@ func mustJSON(t *testing.T, v any) []byte {
 // env is a migrated database and a Redis DB of the test's own.
 type env struct {
 	st  *store.Store
+	url string // the database's
 	qc  *Client
 	rdb *redis.Client
 }
@@ -48,9 +50,23 @@ func newEnv(t *testing.T) *env {
 	t.Cleanup(st.Close)
 	addr, db := envtest.RedisAddr(t)
 	opt := asynq.RedisClientOpt{Addr: addr, DB: db}
-	e := &env{st: st, qc: NewClient(opt), rdb: redis.NewClient(&redis.Options{Addr: addr, DB: db})}
+	e := &env{st: st, url: url, qc: NewClient(opt), rdb: redis.NewClient(&redis.Options{Addr: addr, DB: db})}
 	t.Cleanup(func() { e.qc.Close(); e.rdb.Close() })
 	return e
+}
+
+// exec runs a statement on the test's database, for state that the test
+// sets instead of waiting for it.
+func (e *env) exec(t *testing.T, sql string) {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	if _, err := conn.Exec(t.Context(), sql); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func twoendsLevel(i int) store.Level {
@@ -127,9 +143,11 @@ func TestDispatcherEnqueuesEachCarrierOnceAndSweepsAfterAFlush(t *testing.T) {
 func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	// Long enough that a beat and the round right after it stay within it
-	// on a loaded machine.
-	const dead = 3 * time.Second
+	// No wall clock decides who is dead: a minute is far longer than any
+	// step of the test on a loaded machine, and the ghost's last beat (and
+	// how long the others have been beating) are set back in the database
+	// instead of slept through.
+	const dead = time.Minute
 	ghost := store.Owner{ID: "ghost", DeadAfter: dead}
 	me := store.Owner{ID: "me", DeadAfter: dead}
 	alive := store.Owner{ID: "alive", DeadAfter: dead}
@@ -164,7 +182,10 @@ func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 		t.Fatalf("a live worker's job started again: %v, %v", again, err)
 	}
 
-	time.Sleep(dead + 200*time.Millisecond) // the ghost stops beating; the others go on
+	// The ghost stopped beating two minutes ago; the others have beaten
+	// without a break since then (a judge must have, see the next test).
+	e.exec(t, `UPDATE workers SET heartbeat_at = now() - interval '2 minutes' WHERE id = 'ghost'`)
+	e.exec(t, `UPDATE workers SET beating_since = now() - interval '2 minutes' WHERE id IN ('me', 'alive')`)
 	beat(me)
 	beat(alive)
 	if _, err := d.Round(t.Context()); err != nil {
@@ -185,9 +206,10 @@ func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	// Long enough that a beat and the round right after it stay within it
-	// on a loaded machine.
-	const dead = 3 * time.Second
+	// The ghost's last beat is set back in the database, not slept
+	// through: the newcomer's first beat and its judgement stay far within
+	// a minute on a loaded machine.
+	const dead = time.Minute
 	ghost := store.Owner{ID: "ghost", DeadAfter: dead}
 	if err := e.st.Beat(t.Context(), ghost.ID, "host", 1, time.Minute); err != nil {
 		t.Fatal(err)
@@ -199,7 +221,7 @@ func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
 	if _, err := e.st.StartJobs(t.Context(), []int64{j.ID}, ghost); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(dead + 200*time.Millisecond)
+	e.exec(t, `UPDATE workers SET heartbeat_at = now() - interval '2 minutes' WHERE id = 'ghost'`)
 	if err := e.st.Beat(t.Context(), "newcomer", "host", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
