@@ -17,6 +17,10 @@ export PATH="$PATH:/usr/local/go/bin"
 
 hogs=${HOGS:-2}
 count=${COUNT:-2}
+# -count runs each package's tests that many times in one binary, and go
+# test's timeout (10m by default) is for the whole binary: raise it with
+# the count, so that a slow package fails by its tests, not by the clock.
+timeout=${TIMEOUT:-$((count * 15))m}
 pkgs=("$@")
 [ ${#pkgs[@]} -gt 0 ] || pkgs=(./...)
 
@@ -38,9 +42,9 @@ for _ in $(seq "$hogs"); do
   pids+=($!)
 done
 
-echo "ci-stress: $hogs CPU hogs, go test -count=$count -p 2 ${pkgs[*]}"
+echo "ci-stress: $hogs CPU hogs, go test -count=$count -p 2 -timeout $timeout ${pkgs[*]}"
 start=$(date +%s)
 status=0
-go test -count="$count" -p 2 "${pkgs[@]}" || status=$?
+go test -count="$count" -p 2 -timeout "$timeout" "${pkgs[@]}" || status=$?
 echo "ci-stress: exit $status after $(( $(date +%s) - start )) s"
 exit "$status"
