@@ -192,7 +192,7 @@ func TestSmallerEdges(t *testing.T) {
 		if status != 400 || a.Field != "kind" || !strings.Contains(a.Error, `"kind"`) {
 			t.Errorf("level without kind: %d %+v", status, a)
 		}
-		slow := setup(t, api.Config{Limits: api.Limits{SubmitRate: 0.5}}, false)
+		slow := setup(t, api.Config{Limits: api.Limits{SubmitRate: 0.01}}, false) // a token every 100 s: none comes back during the test, however slow
 		codes := ""
 		for range 4 {
 			code, body := request(t, "POST", slow.url+"/v1/jobs", "", level)

@@ -333,7 +333,7 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 // Which job passes the slice is decided by what it waits for, not by how
 // long it sleeps: the long job waits for the kind's gate, which stays
 // shut in the worker process and is open in the solve processes: it uses
-// no CPU, so it passes the slice by the wall clock (20 slices, 1 s). The
+// no CPU, so it passes the slice by the wall clock (20 slices, 5 s). The
 // jobs of no work stay far within it on a loaded machine, and the slow
 // rule is kept out (neverSlow), so no job goes solo by chance.
 func TestSearchesMoveToSolveProcesses(t *testing.T) {
@@ -349,7 +349,7 @@ func TestSearchesMoveToSolveProcesses(t *testing.T) {
 	ms := make([]int64, 8)
 	const long = 3
 	id := e.batch(t, ms, -1, long)
-	e.startWorker(t, 2, neverSlow, func(c *worker.Config) { c.InProcessSlice = 50 * time.Millisecond })
+	e.startWorker(t, 2, neverSlow, func(c *worker.Config) { c.InProcessSlice = 250 * time.Millisecond })
 	rows := e.waitBatch(t, id, 60*time.Second)
 	checkAllDoneOnce(t, rows, 1)
 
