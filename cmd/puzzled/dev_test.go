@@ -52,7 +52,7 @@ func TestDevRunsEverythingAndKeepsData(t *testing.T) {
 		jobs[kind] = j
 	}
 	for kind, j := range jobs {
-		sol := waitSolution(t, c, j.ID)
+		sol := e2etest.WaitSolution(t, c, j.ID)
 		if sol.Verdict != "solved" || len(sol.Plan) == 0 {
 			t.Fatalf("%s: %+v", kind, sol)
 		}

@@ -136,7 +136,7 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sol := waitSolution(t, c, job.ID)
+	sol := e2etest.WaitSolution(t, c, job.ID)
 	if *sol.Value != 2 || string(sol.Plan) != `"LRL"` {
 		t.Fatalf("solution = %+v plan %s", sol, sol.Plan)
 	}
@@ -146,20 +146,6 @@ func TestEndToEndBatchOfTwoends(t *testing.T) {
 	}
 	s.Work.Stop(20 * time.Second)
 	s.Serve.Stop(20 * time.Second)
-}
-
-func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
-	t.Helper()
-	var sol client.Solution
-	waittest.WaitFor(t, time.Minute, fmt.Sprintf("the solution of job %d", id), func() bool {
-		var err error
-		sol, err = c.GetSolution(t.Context(), id)
-		if err != nil && client.StatusOf(err) != http.StatusConflict {
-			t.Fatalf("solution of job %d: %v", id, err)
-		}
-		return err == nil
-	})
-	return sol
 }
 
 func TestEndToEndBadInput(t *testing.T) {

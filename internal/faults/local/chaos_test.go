@@ -468,7 +468,7 @@ func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitSolution(t, c, next.ID)
+	e2etest.WaitSolution(t, c, next.ID)
 	time.Sleep(3 * time.Second) // past the 1 s stale check: a rerun would show by now
 	got, err := c.GetJob(t.Context(), job.ID)
 	if err != nil || got.State != jobtype.Canceled || got.Result != nil || got.Attempts != 1 {

@@ -8,16 +8,13 @@
 package local_test
 
 import (
-	"fmt"
 	"net/http"
 	"os"
 	"testing"
-	"time"
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/internal/contracttest"
 	"github.com/puzzled/puzzled/internal/envtest"
-	"github.com/puzzled/puzzled/internal/waittest"
 )
 
 // solveChildCommand is the hidden command of the puzzled binary that runs
@@ -32,19 +29,4 @@ func checkedClient(t testing.TB, url string) *client.Client {
 	c := client.New(url)
 	c.HTTP = &http.Client{Transport: contracttest.Transport(t, nil)}
 	return c
-}
-
-// waitSolution waits for a job's solution.
-func waitSolution(t *testing.T, c *client.Client, id int64) client.Solution {
-	t.Helper()
-	var sol client.Solution
-	waittest.WaitFor(t, time.Minute, fmt.Sprintf("the solution of job %d", id), func() bool {
-		var err error
-		sol, err = c.GetSolution(t.Context(), id)
-		if err != nil && client.StatusOf(err) != http.StatusConflict {
-			t.Fatalf("solution of job %d: %v", id, err)
-		}
-		return err == nil
-	})
-	return sol
 }
