@@ -15,13 +15,9 @@ import (
 
 	"github.com/hibiken/asynq"
 	"github.com/jackc/pgx/v5"
-	"github.com/redis/go-redis/v9"
 
-	"github.com/puzzled/puzzled/api/client"
-	"github.com/puzzled/puzzled/api/wire"
-	"github.com/puzzled/puzzled/internal/devstack"
 	"github.com/puzzled/puzzled/internal/e2etest"
-	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/faults/faultstest"
 	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
@@ -29,78 +25,20 @@ import (
 	"github.com/puzzled/puzzled/solver/sheep"
 )
 
-// Chaos tests (issue 7): real processes, and PostgreSQL and Redis servers
-// of each test's own, killed, flushed and restarted.
-
-// ownStack starts serve + work on PostgreSQL and Redis servers of the
-// test's own. Bulk searches run at nice 0 unless extraEnv says otherwise:
-// these tests are about crash safety, and at the default nice 10 a solve
-// process gets a tenth of a core beside CI's other work (a batch of the
-// Redis flush test took over five minutes with two CPU hogs beside it).
-func ownStack(t *testing.T, extraEnv ...string) (*e2etest.Stack, *devstack.Postgres, *devstack.Redis) {
-	t.Helper()
-	pg, redis := envtest.OwnPostgres(t), envtest.OwnRedis(t)
-	env := append([]string{"PUZZLED_BULK_PRIORITY=0"}, extraEnv...) // the last of a key wins
-	s := &e2etest.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: env}
-	s.Start(t)
-	return s, pg, redis
-}
-
-// hardSheepLevel is a generated sheep level (150 tiles, a 5-slot tray)
-// whose exact search takes seconds: about 6.3 million nodes with sheep/2.
-func hardSheepLevel(t *testing.T) *sheep.Level {
-	t.Helper()
-	g, err := sheep.Generate(rand.New(rand.NewPCG(48, 7)), sheep.GenerateOpts{Tiles: 150, Layers: 20, Types: 15, Slots: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g.Level
-}
-
-// hardSheep is hardSheepLevel and its uninterrupted result.
-func hardSheep(t *testing.T) (json.RawMessage, solver.Result) {
-	t.Helper()
-	lvl := hardSheepLevel(t)
-	res, err := sheep.New().Solve(t.Context(), lvl, solver.Options{})
-	if err != nil || res.Verdict != solver.Solved {
-		t.Fatalf("uninterrupted solve: %+v, %v", res, err)
-	}
-	// The chaos tests kill and stop workers during this search.
-	if res.Stats.Nodes < 2_000_000 {
-		t.Fatalf("the hard level took only %d nodes: the sheep solver got faster; pick a seed whose search takes seconds", res.Stats.Nodes)
-	}
-	return lvl.Canonical(), res
-}
-
-// waitJob polls a job until cond holds.
-func waitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(wire.Job) bool) wire.Job {
-	t.Helper()
-	var j wire.Job
-	waittest.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
-		var err error
-		j, err = c.GetJob(t.Context(), id)
-		return err == nil && cond(j)
-	})
-	return j
-}
-
-func checkpointed(n int32) func(wire.Job) bool {
-	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
-}
-
-func finished(j wire.Job) bool { return j.State != jobtype.Queued && j.State != jobtype.Running }
+// Chaos tests (issue 7): the stack's processes killed, stopped and sent
+// SIGTERM mid-search.
 
 func TestChaosKillWorkerMidSearch(t *testing.T) {
 	t.Parallel()
-	level, want := hardSheep(t)
+	level, want := faultstest.HardSheep(t)
 	const every = 250 * time.Millisecond
-	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
-	c := checkedClient(t, s.URL)
+	s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
+	c := faultstest.CheckedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
+	faultstest.WaitJob(t, c, job.ID, time.Minute, "checkpointed twice", faultstest.Checkpointed(2))
 
 	s.Work.Signal(syscall.SIGKILL)
 	killed := time.Now()
@@ -116,7 +54,7 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 	lost := killed.Sub(atKill.Progress.LastCheckpoint)
 
 	s.StartWorker(t) // asynq recovers the dead worker's task once its lease expires
-	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
+	done := faultstest.WaitJob(t, c, job.ID, 4*time.Minute, "finished", faultstest.Finished)
 	recovered := time.Since(killed)
 	sol, err := c.GetSolution(t.Context(), job.ID)
 	if err != nil {
@@ -135,25 +73,25 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 
 func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	t.Parallel()
-	level, want := hardSheep(t)
+	level, want := faultstest.HardSheep(t)
 	// An interactive job searches in the worker process, a bulk one in a
 	// child process of it (solveproc).
 	for _, priority := range []jobtype.Priority{jobtype.Interactive, jobtype.Bulk} {
 		t.Run(string(priority), func(t *testing.T) {
 			t.Parallel()
-			s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
-			c := checkedClient(t, s.URL)
+			s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
+			c := faultstest.CheckedClient(t, s.URL)
 			job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
+			faultstest.WaitJob(t, c, job.ID, time.Minute, "checkpointed twice", faultstest.Checkpointed(2))
 			other := s.StartWorker(t)
 			s.Work.Stop(20 * time.Second) // SIGTERM; exits 0 after handing the job back
 			if !s.Work.HasLog("job handed back at shutdown") {
 				t.Fatalf("worker did not hand the job back:\n%s", s.Work.Output())
 			}
-			done := waitJob(t, c, job.ID, 3*time.Minute, "finished", finished)
+			done := faultstest.WaitJob(t, c, job.ID, 3*time.Minute, "finished", faultstest.Finished)
 			sol, err := c.GetSolution(t.Context(), job.ID)
 			if err != nil {
 				t.Fatal(err)
@@ -178,17 +116,17 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 // interactive job starts no child.
 func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	t.Parallel()
-	level, want := hardSheep(t)
-	s, _, _ := ownStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1", "PUZZLED_METRICS_ADDR=127.0.0.1:0",
+	level, want := faultstest.HardSheep(t)
+	s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1", "PUZZLED_METRICS_ADDR=127.0.0.1:0",
 		"PUZZLED_BULK_PRIORITY=10")
-	c := checkedClient(t, s.URL)
+	c := faultstest.CheckedClient(t, s.URL)
 	metrics := s.Work.WaitLog("worker metrics listening", time.Minute)["addr"].(string)
 
 	quick, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), jobtype.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJob(t, c, quick.ID, time.Minute, "finished", finished)
+	faultstest.WaitJob(t, c, quick.ID, time.Minute, "finished", faultstest.Finished)
 	if kids := solveChildren(s.Work); len(kids) != 0 {
 		t.Fatalf("an interactive job started solve processes: %+v", kids)
 	}
@@ -197,7 +135,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJob(t, c, job.ID, time.Minute, "checkpointed twice", checkpointed(2))
+	faultstest.WaitJob(t, c, job.ID, time.Minute, "checkpointed twice", faultstest.Checkpointed(2))
 	kids := solveChildren(s.Work)
 	if len(kids) != 1 {
 		t.Fatalf("solve processes below the worker: %+v, want one", kids)
@@ -214,7 +152,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJob(t, c, quick.ID, time.Minute, "finished", finished)
+	faultstest.WaitJob(t, c, quick.ID, time.Minute, "finished", faultstest.Finished)
 	waittest.WaitFor(t, time.Minute, "the bulk search to yield", func() bool {
 		return scrapeMetric(t, metrics, "puzzled_bulk_yields_total") >= 1
 	})
@@ -231,7 +169,7 @@ func TestBulkSearchRunsInANicedChild(t *testing.T) {
 	waittest.WaitFor(t, time.Minute, "the stopped solve process to end with its worker", func() bool { return !child.Alive() })
 
 	s.StartWorker(t)
-	done := waitJob(t, c, job.ID, 4*time.Minute, "finished", finished)
+	done := faultstest.WaitJob(t, c, job.ID, 4*time.Minute, "finished", faultstest.Finished)
 	sol, err := c.GetSolution(t.Context(), job.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -277,122 +215,10 @@ func solveChildren(p *e2etest.Proc) []e2etest.Process {
 	return out
 }
 
-// twoendsBatch submits n distinct twoends levels of `size` values.
-func twoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
-	t.Helper()
-	// Each level is a single peak (values rise, then fall), the shape whose
-	// line of play costs the solver O(size²) (solver/twoends): a few
-	// milliseconds at 4,000 values, so a batch lasts seconds and a test can
-	// act on it mid-way. Random values solve in O(size) and a batch of
-	// them can finish between two polls. Level i is shifted by i, so that
-	// no two levels are the same (duplicates are solved once).
-	levels := make([]json.RawMessage, n)
-	for i := range levels {
-		v := make([]int64, size)
-		for j := range v {
-			v[j] = int64(i + 1 + min(j, size-1-j))
-		}
-		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
-	}
-	id, err := c.CreateBatch(t.Context(), levels, jobtype.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return id
-}
-
-// waitDone polls a batch until its done fraction reaches frac. It fails
-// when the batch makes no progress for stall: how long a whole batch takes
-// depends on how busy the machine is; a batch that stops does not.
-func waitDone(t *testing.T, c *client.Client, id int64, frac float64, stall time.Duration) wire.Batch {
-	t.Helper()
-	var b wire.Batch
-	last, since := -1.0, time.Now()
-	for {
-		if got, err := c.GetBatch(t.Context(), id); err == nil {
-			b = got
-			if b.Done >= frac {
-				return b
-			}
-			if b.Done > last {
-				last, since = b.Done, time.Now()
-			}
-		}
-		if time.Since(since) > stall {
-			t.Fatalf("batch %d made no progress for %s at %.3f done (waiting for %.2f): %+v", id, stall, last, frac, b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-// checkOneResultEach checks in PostgreSQL that every job of the batch is
-// done with exactly one result.
-func checkOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) {
-	t.Helper()
-	conn, err := pgx.Connect(t.Context(), databaseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	var jobs, done, results, jobsWithOne int
-	err = conn.QueryRow(t.Context(), `
-		SELECT count(*), count(*) FILTER (WHERE j.state = 'done'),
-			(SELECT count(*) FROM results r JOIN jobs j2 ON j2.id = r.job_id WHERE j2.batch_id = $1),
-			count(*) FILTER (WHERE (SELECT count(*) FROM results r WHERE r.job_id = j.id) = 1)
-		FROM jobs j WHERE j.batch_id = $1`, batchID).Scan(&jobs, &done, &results, &jobsWithOne)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if jobs != n || done != n || results != n || jobsWithOne != n {
-		t.Fatalf("batch %d: %d jobs, %d done, %d results, %d with exactly one; want %d each", batchID, jobs, done, results, jobsWithOne, n)
-	}
-}
-
-func TestChaosRedisFlushMidBatch(t *testing.T) {
-	t.Parallel()
-	s, _, redis := ownStack(t, "PUZZLED_STALE_AFTER=2s", "PUZZLED_CONCURRENCY=2")
-	c := checkedClient(t, s.URL)
-	id := twoendsBatch(t, c, 1000, 4000)
-	b := waitDone(t, c, id, 0.1, 2*time.Minute)
-	if b.Done == 1 {
-		t.Fatal("batch finished before the flush; make the jobs heavier")
-	}
-	flushAll(t, redis.Addr())
-	t.Logf("FLUSHALL at %.0f%% done", 100*b.Done)
-	waitDone(t, c, id, 1, 3*time.Minute)
-	checkOneResultEach(t, s.DatabaseURL, id, 1000)
-}
-
-func TestChaosPostgresRestartMidBatch(t *testing.T) {
-	t.Parallel()
-	s, pg, _ := ownStack(t, "PUZZLED_CONCURRENCY=2")
-	c := checkedClient(t, s.URL)
-	id := twoendsBatch(t, c, 1000, 4000)
-	if b := waitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
-		t.Fatal("batch finished before the restart; make the jobs heavier")
-	}
-	if err := pg.Stop(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	_, err := c.GetBatch(t.Context(), id)
-	if client.StatusOf(err) != http.StatusServiceUnavailable {
-		t.Fatalf("API while PostgreSQL is down: %v, want 503", err)
-	}
-	if _, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), jobtype.Options{}); client.StatusOf(err) != http.StatusServiceUnavailable {
-		t.Fatalf("submit while PostgreSQL is down: %v, want 503", err)
-	}
-	time.Sleep(2 * time.Second) // let workers hit the outage
-	if err := pg.Restart(t.Context()); err != nil {
-		t.Fatal(err)
-	}
-	waitDone(t, c, id, 1, 3*time.Minute)
-	checkOneResultEach(t, s.DatabaseURL, id, 1000)
-}
-
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	t.Parallel()
 	s := e2etest.StartStack(t, "PUZZLED_CONCURRENCY=4")
-	c := checkedClient(t, s.URL)
+	c := faultstest.CheckedClient(t, s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
 	if err != nil {
 		t.Fatal(err)
@@ -412,7 +238,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitJob(t, c, job.ID, 2*time.Minute, "finished", finished)
+	faultstest.WaitJob(t, c, job.ID, 2*time.Minute, "finished", faultstest.Finished)
 	insp := asynq.NewInspector(asynq.RedisClientOpt{Addr: s.RedisAddr, DB: s.RedisDB})
 	defer insp.Close()
 	waittest.WaitFor(t, time.Minute, "every copy to have run (no task queued)", func() bool {
@@ -435,24 +261,15 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 	}
 }
 
-func flushAll(t *testing.T, addr string) {
-	t.Helper()
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	defer rdb.Close()
-	if err := rdb.FlushAll(t.Context()).Err(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
 	t.Parallel()
 	s := e2etest.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
-	c := checkedClient(t, s.URL)
-	job, err := c.CreateJob(t.Context(), hardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
+	c := faultstest.CheckedClient(t, s.URL)
+	job, err := c.CreateJob(t.Context(), faultstest.HardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitJob(t, c, job.ID, time.Minute, "checkpointed", checkpointed(1))
+	faultstest.WaitJob(t, c, job.ID, time.Minute, "checkpointed", faultstest.Checkpointed(1))
 	asked := time.Now()
 	if state, err := c.CancelJob(t.Context(), job.ID); err != nil || state != jobtype.Canceled {
 		t.Fatalf("cancel: %q, %v", state, err)

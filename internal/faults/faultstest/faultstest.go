@@ -1,0 +1,190 @@
+// Package faultstest is the test support of the fault tests under
+// internal/faults: a stack on servers of the test's own, a level whose
+// search takes seconds, batches that last long enough to act on mid-way,
+// and the checks that every job ended with exactly one result.
+//
+// The fault tests are split into packages by what fails (local: the
+// processes; outage: the servers) so that no test package comes near go
+// test's ten-minute limit on a busy CI machine; this package is what they
+// share.
+package faultstest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/contracttest"
+	"github.com/puzzled/puzzled/internal/devstack"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/sheep"
+)
+
+// CheckedClient is an API client whose every exchange is checked against
+// openapi.json: the tests fail when the server drifts from it.
+func CheckedClient(t testing.TB, url string) *client.Client {
+	c := client.New(url)
+	c.HTTP = &http.Client{Transport: contracttest.Transport(t, nil)}
+	return c
+}
+
+// OwnStack starts serve + work on PostgreSQL and Redis servers of the
+// test's own, which the test may stop, restart or flush. Bulk searches run
+// at nice 0 unless extraEnv says otherwise: these tests are about crash
+// safety, and at the default nice 10 a solve process gets a tenth of a
+// core beside CI's other work (a batch of the Redis flush test took over
+// five minutes with two CPU hogs beside it).
+func OwnStack(t *testing.T, extraEnv ...string) (*e2etest.Stack, *devstack.Postgres, *devstack.Redis) {
+	t.Helper()
+	pg, redis := envtest.OwnPostgres(t), envtest.OwnRedis(t)
+	env := append([]string{"PUZZLED_BULK_PRIORITY=0"}, extraEnv...) // the last of a key wins
+	s := &e2etest.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(), ExtraEnv: env}
+	s.Start(t)
+	return s, pg, redis
+}
+
+// HardSheepLevel is a generated sheep level (150 tiles, a 5-slot tray)
+// whose exact search takes seconds: about 6.3 million nodes with sheep/2.
+func HardSheepLevel(t *testing.T) *sheep.Level {
+	t.Helper()
+	g, err := sheep.Generate(rand.New(rand.NewPCG(48, 7)), sheep.GenerateOpts{Tiles: 150, Layers: 20, Types: 15, Slots: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Level
+}
+
+// HardSheep is HardSheepLevel and its uninterrupted result.
+func HardSheep(t *testing.T) (json.RawMessage, solver.Result) {
+	t.Helper()
+	lvl := HardSheepLevel(t)
+	res, err := sheep.New().Solve(t.Context(), lvl, solver.Options{})
+	if err != nil || res.Verdict != solver.Solved {
+		t.Fatalf("uninterrupted solve: %+v, %v", res, err)
+	}
+	// The fault tests kill and stop workers during this search.
+	if res.Stats.Nodes < 2_000_000 {
+		t.Fatalf("the hard level took only %d nodes: the sheep solver got faster; pick a seed whose search takes seconds", res.Stats.Nodes)
+	}
+	return lvl.Canonical(), res
+}
+
+// WaitJob polls a job until cond holds.
+func WaitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, what string, cond func(wire.Job) bool) wire.Job {
+	t.Helper()
+	var j wire.Job
+	waittest.WaitFor(t, timeout, fmt.Sprintf("job %d to be %s", id, what), func() bool {
+		var err error
+		j, err = c.GetJob(t.Context(), id)
+		return err == nil && cond(j)
+	})
+	return j
+}
+
+// Checkpointed holds once a job has stored n checkpoints.
+func Checkpointed(n int32) func(wire.Job) bool {
+	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }
+}
+
+// Finished holds once a job is in a final state.
+func Finished(j wire.Job) bool { return j.State != jobtype.Queued && j.State != jobtype.Running }
+
+// TwoendsBatch submits n distinct twoends levels of `size` values.
+func TwoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
+	t.Helper()
+	// Each level is a single peak (values rise, then fall), the shape whose
+	// line of play costs the solver O(size²) (solver/twoends): a few
+	// milliseconds at 4,000 values, so a batch lasts seconds and a test can
+	// act on it mid-way. Random values solve in O(size) and a batch of
+	// them can finish between two polls. Level i is shifted by i, so that
+	// no two levels are the same (duplicates are solved once).
+	levels := make([]json.RawMessage, n)
+	for i := range levels {
+		v := make([]int64, size)
+		for j := range v {
+			v[j] = int64(i + 1 + min(j, size-1-j))
+		}
+		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
+	}
+	id, err := c.CreateBatch(t.Context(), levels, jobtype.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// WaitDone polls a batch until its done fraction reaches frac. It fails
+// when the batch makes no progress for stall: how long a whole batch takes
+// depends on how busy the machine is; a batch that stops does not.
+func WaitDone(t *testing.T, c *client.Client, id int64, frac float64, stall time.Duration) wire.Batch {
+	t.Helper()
+	var b wire.Batch
+	last, since := -1.0, time.Now()
+	for {
+		if got, err := c.GetBatch(t.Context(), id); err == nil {
+			b = got
+			if b.Done >= frac {
+				return b
+			}
+			if b.Done > last {
+				last, since = b.Done, time.Now()
+			}
+		}
+		if time.Since(since) > stall {
+			t.Fatalf("batch %d made no progress for %s at %.3f done (waiting for %.2f): %+v", id, stall, last, frac, b)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// DBConn is a connection to the stack's database, closed when the test ends.
+func DBConn(t *testing.T, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
+// CheckOneResultEach checks in PostgreSQL that every job of the batch is
+// done with exactly one result.
+func CheckOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) {
+	t.Helper()
+	conn := DBConn(t, databaseURL)
+	var jobs, done, results, jobsWithOne int
+	err := conn.QueryRow(t.Context(), `
+		SELECT count(*), count(*) FILTER (WHERE j.state = 'done'),
+			(SELECT count(*) FROM results r JOIN jobs j2 ON j2.id = r.job_id WHERE j2.batch_id = $1),
+			count(*) FILTER (WHERE (SELECT count(*) FROM results r WHERE r.job_id = j.id) = 1)
+		FROM jobs j WHERE j.batch_id = $1`, batchID).Scan(&jobs, &done, &results, &jobsWithOne)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if jobs != n || done != n || results != n || jobsWithOne != n {
+		t.Fatalf("batch %d: %d jobs, %d done, %d results, %d with exactly one; want %d each", batchID, jobs, done, results, jobsWithOne, n)
+	}
+}
+
+// WorkerID is the id a `puzzled work` process beats under.
+func WorkerID(t *testing.T, p *e2etest.Proc) string {
+	t.Helper()
+	id, _ := p.WaitLog("worker started", time.Minute)["worker_id"].(string)
+	if id == "" {
+		t.Fatal("worker started without a worker_id")
+	}
+	return id
+}
