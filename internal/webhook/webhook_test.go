@@ -288,8 +288,14 @@ func TestEventsOnceDespiteErrors(t *testing.T) {
 	if err := json.Unmarshal(final.Data, &b); err != nil || b.ID != id || b.States["done"] != 8 || b.Cached < 1 || b.FinishedAt == nil {
 		t.Fatalf("batch.finished data %s: %v", final.Data, err)
 	}
-	// Made last; with retries, events may arrive in another order.
-	events := rc.events()
+	// Made last; with retries, events may arrive in another order: a job
+	// event's third attempt can come after batch.finished's on a busy
+	// machine, so the test waits for every job to be reported.
+	var events []wire.Event
+	waittest.WaitFor(t, time.Minute, "every job of the batch to be reported", func() bool {
+		events = rc.events()
+		return len(jobsReported(t, events)) >= len(levels)
+	})
 	for _, e := range events {
 		if e.CreatedAt.After(final.CreatedAt) {
 			t.Errorf("event %s (%s) was made after batch.finished", e.ID, e.Type)
