@@ -21,7 +21,7 @@ func toWireJob(j store.Job) wire.Job {
 		out.Difficulty = &jobtype.Difficulty{Playouts: *j.Playouts}
 	}
 	if p := j.Progress; p != nil {
-		out.Progress = &wire.Progress{Nodes: p.Nodes, Checkpoints: p.Checkpoints, LastCheckpoint: p.LastCheckpoint}
+		out.Progress = &wire.Progress{Nodes: p.Nodes, Checkpoints: p.Checkpoints, LastCheckpoint: p.LastCheckpoint, Best: p.Best}
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync/atomic"
@@ -26,7 +27,8 @@ type Meter struct {
 
 	lastCheckpoint time.Time
 	checkpoints    int
-	stopped        error // why Stop reported true, sticky
+	stopped        error       // why Stop reported true, sticky
+	best           func() Best // the search's best line so far, for checkpoints; nil if it keeps none
 
 	// alarm is set by a timer at the time budget's end and when ctx ends,
 	// so Tick notices both at the next node however long nodes take; the
@@ -46,7 +48,56 @@ var ErrBudget = errors.New("budget exhausted")
 // this only backs it up after Stats released it.
 const checkIntervalMask = 1<<10 - 1
 
-const envelopeMagic = "PZC1" // puzzled checkpoint, envelope version 1
+// A checkpoint envelope is the magic, the node count and elapsed time
+// (8 bytes each, little endian), then in version 2 the best line so far
+// (4 bytes of length, then its JSON), then the kind's payload. Version 1
+// blobs (no best line) still resume.
+const (
+	envelopeMagic   = "PZC2" // puzzled checkpoint, envelope version 2
+	envelopeMagicV1 = "PZC1"
+	envelopeHeader  = 20 // magic, nodes, elapsed
+)
+
+// Best is a search's best line so far: what a running job shows while it
+// runs, and the line an unknown result would end with.
+type Best struct {
+	// Plan is the kind's plan JSON of the line.
+	Plan json.RawMessage `json:"plan"`
+	// Moves is the number of moves of Plan.
+	Moves int `json:"moves"`
+	// Details says how far the line gets, as the kind's result details do
+	// ("cleared" tiles of "tiles", a score).
+	Details map[string]any `json:"details,omitempty"`
+}
+
+// envelope splits a checkpoint blob: its node count, elapsed time, best
+// line JSON (nil if none) and the kind's payload; ok is false if blob is
+// not an envelope.
+func envelope(b []byte) (nodes int64, elapsed time.Duration, best, payload []byte, ok bool) {
+	if len(b) < envelopeHeader {
+		return 0, 0, nil, nil, false
+	}
+	nodes = int64(binary.LittleEndian.Uint64(b[4:]))
+	elapsed = time.Duration(binary.LittleEndian.Uint64(b[12:]))
+	switch string(b[:4]) {
+	case envelopeMagicV1:
+		return nodes, elapsed, nil, b[envelopeHeader:], true
+	case envelopeMagic:
+		rest := b[envelopeHeader:]
+		if len(rest) < 4 {
+			return 0, 0, nil, nil, false
+		}
+		n := binary.LittleEndian.Uint32(rest)
+		if uint64(n) > uint64(len(rest)-4) {
+			return 0, 0, nil, nil, false
+		}
+		if n > 0 {
+			best = rest[4 : 4+n]
+		}
+		return nodes, elapsed, best, rest[4+n:], true
+	}
+	return 0, 0, nil, nil, false
+}
 
 // NewMeter starts metering a search. If opts.Resume is set it must be an
 // envelope written by a Meter; the kind's own payload is then available
@@ -55,13 +106,11 @@ func NewMeter(ctx context.Context, opts Options) (*Meter, error) {
 	m := &Meter{ctx: ctx, opts: opts, start: time.Now()}
 	m.lastCheckpoint = m.start
 	if opts.Resume != nil {
-		b := opts.Resume
-		if len(b) < len(envelopeMagic)+16 || string(b[:4]) != envelopeMagic {
+		nodes, elapsed, _, payload, ok := envelope(opts.Resume)
+		if !ok {
 			return nil, fmt.Errorf("solver: resume blob is not a checkpoint envelope")
 		}
-		m.nodes = int64(binary.LittleEndian.Uint64(b[4:]))
-		m.elapsed = time.Duration(binary.LittleEndian.Uint64(b[12:]))
-		m.payload = b[20:]
+		m.nodes, m.elapsed, m.payload = nodes, elapsed, payload
 	}
 	m.setAlarms()
 	return m, nil
@@ -174,17 +223,31 @@ func (m *Meter) CheckpointDue() bool {
 	return time.Since(m.lastCheckpoint) >= m.opts.CheckpointEvery
 }
 
-// Checkpoint wraps the kind's payload with the node count and elapsed time
-// and hands it to Options.Checkpoint. Callers check [Meter.CheckpointDue]
-// first, or call it unconditionally at a final safe point (e.g. on cancel).
+// KeepsBest tells the meter how to read the search's best line so far. It
+// is called at each checkpoint only (on the search's goroutine, at a safe
+// point), so a search pays nothing between checkpoints for it.
+func (m *Meter) KeepsBest(best func() Best) { m.best = best }
+
+// Checkpoint wraps the kind's payload with the node count, elapsed time
+// and best line so far, and hands it to Options.Checkpoint. Callers check
+// [Meter.CheckpointDue] first, or call it unconditionally at a final safe
+// point (e.g. on cancel).
 func (m *Meter) Checkpoint(payload []byte) {
 	if m.opts.Checkpoint == nil {
 		return
 	}
-	blob := make([]byte, 20, 20+len(payload))
+	var best []byte
+	if m.best != nil {
+		if b := m.best(); b.Plan != nil {
+			best, _ = json.Marshal(b) // a Best always marshals; nil leaves the line out
+		}
+	}
+	blob := make([]byte, envelopeHeader+4, envelopeHeader+4+len(best)+len(payload))
 	copy(blob, envelopeMagic)
 	binary.LittleEndian.PutUint64(blob[4:], uint64(m.nodes))
 	binary.LittleEndian.PutUint64(blob[12:], uint64(m.Elapsed()))
+	binary.LittleEndian.PutUint32(blob[envelopeHeader:], uint32(len(best)))
+	blob = append(blob, best...)
 	blob = append(blob, payload...)
 	m.opts.Checkpoint(blob)
 	m.checkpoints++
@@ -207,8 +270,20 @@ func (m *Meter) Stats(depth int) Stats {
 // CheckpointNodes reads the node count recorded in a checkpoint blob, for
 // progress reports; 0 if blob is not an envelope.
 func CheckpointNodes(blob []byte) int64 {
-	if len(blob) < 20 || string(blob[:4]) != envelopeMagic {
-		return 0
-	}
-	return int64(binary.LittleEndian.Uint64(blob[4:]))
+	nodes, _, _, _, _ := envelope(blob)
+	return nodes
+}
+
+// CheckpointPayload is the kind's payload of a checkpoint blob; nil if blob
+// is not an envelope.
+func CheckpointPayload(blob []byte) []byte {
+	_, _, _, payload, _ := envelope(blob)
+	return payload
+}
+
+// CheckpointBest reads the best line so far recorded in a checkpoint blob
+// (JSON of a [Best]), for progress reports; nil if it has none.
+func CheckpointBest(blob []byte) json.RawMessage {
+	_, _, best, _, _ := envelope(blob)
+	return best
 }

@@ -42,6 +42,7 @@ type Progress struct {
 	Nodes          int64
 	Checkpoints    int32
 	LastCheckpoint time.Time
+	Best           *solver.Best // the search's best line so far; nil if it keeps none
 }
 
 // JobParams are the arguments of CreateJob.
@@ -128,17 +129,18 @@ func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
 	var progNodes *int64
 	var progSeq *int32
 	var progAt *time.Time
+	var progBest *solver.Best
 	err := s.pool.QueryRow(ctx, `
 		SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state, j.priority, j.max_nodes, j.max_ms,
 			j.difficulty_playouts, `+jobLabels("j", "b")+`, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
-			c.nodes, c.seq, c.updated_at, `+resultColumns("r")+`
+			c.nodes, c.seq, c.updated_at, c.best, `+resultColumns("r")+`
 		FROM jobs j
 		LEFT JOIN batches b ON b.id = j.batch_id
 		LEFT JOIN checkpoints c ON c.job_id = j.id
 		LEFT JOIN results r ON r.job_id = j.id
 		WHERE j.id = $1`, id).Scan(append([]any{&j.ID, &j.BatchID, &j.Seq, &j.LevelHash, &j.Kind, &j.State,
 		&j.Priority, &maxNodes, &maxMS, &j.Playouts, &j.Labels, &j.Attempts, &j.MaxAttempts, &j.Cached, &j.Error,
-		&j.CreatedAt, &j.StartedAt, &j.FinishedAt, &progNodes, &progSeq, &progAt}, res.dest()...)...)
+		&j.CreatedAt, &j.StartedAt, &j.FinishedAt, &progNodes, &progSeq, &progAt, &progBest}, res.dest()...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Job{}, fmt.Errorf("job %d: %w", id, ErrNotFound)
 	}
@@ -147,7 +149,7 @@ func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
 	}
 	j.Budget = solver.Budget{MaxNodes: zeroIfNull(maxNodes), MaxMS: zeroIfNull(maxMS)}
 	if progNodes != nil {
-		j.Progress = &Progress{Nodes: *progNodes, Checkpoints: *progSeq, LastCheckpoint: *progAt}
+		j.Progress = &Progress{Nodes: *progNodes, Checkpoints: *progSeq, LastCheckpoint: *progAt, Best: progBest}
 	}
 	j.Result = res.result()
 	return j, nil

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -173,7 +174,7 @@ func TestCancelJobStopsEverything(t *testing.T) {
 	if _, err := startJob(ctx, st, j.ID); !errors.Is(err, errNotRunnable) {
 		t.Fatalf("StartJob after cancel: %v", err)
 	}
-	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, 10, []byte("x")); ok {
+	if ok, _ := st.SaveCheckpoint(ctx, j.ID, store.Checkpoint{Seq: 1, Nodes: 10, Blob: []byte("x")}); ok {
 		t.Fatal("checkpoint of a canceled job was stored")
 	}
 	if state, _ := st.CancelJob(ctx, j.ID); state != jobtype.Canceled {
@@ -193,16 +194,24 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 	}
 	for _, c := range []struct {
 		seq  int32
+		best string
 		blob string
 		want bool
-	}{{1, "a", true}, {3, "c", true}, {2, "stale", false}} {
-		if ok, err := st.SaveCheckpoint(ctx, j.ID, c.seq, int64(c.seq)*100, []byte(c.blob)); err != nil || ok != c.want {
+	}{{1, "", "a", true}, {3, `{"plan":[0,1],"moves":2,"details":{"cleared":3}}`, "c", true}, {2, `{"plan":[9],"moves":1}`, "stale", false}} {
+		ck := store.Checkpoint{Seq: c.seq, Nodes: int64(c.seq) * 100, Blob: []byte(c.blob)}
+		if c.best != "" {
+			ck.Best = json.RawMessage(c.best)
+		}
+		if ok, err := st.SaveCheckpoint(ctx, j.ID, ck); err != nil || ok != c.want {
 			t.Fatalf("SaveCheckpoint(seq %d) = %v, %v; want %v", c.seq, ok, err, c.want)
 		}
 	}
 	got, err := st.GetJob(ctx, j.ID)
 	if err != nil || got.Progress == nil || got.Progress.Nodes != 300 || got.Progress.Checkpoints != 3 {
 		t.Fatalf("progress = %+v, %v", got.Progress, err)
+	}
+	if b := got.Progress.Best; b == nil || string(b.Plan) != "[0, 1]" || b.Moves != 2 || b.Details["cleared"] != 3.0 {
+		t.Fatalf("best line so far = %+v, want the newest checkpoint's", b)
 	}
 	rj, err := startJob(ctx, st, j.ID) // the next attempt
 	if err != nil || string(rj.Checkpoint) != "c" || rj.CheckSeq != 3 || rj.Attempts != 2 {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,7 +60,9 @@ func playable30(t testing.TB) string {
 // kinds in the filters; at 400 px no page scrolls sideways. No page may
 // log an error.
 func TestDesignerLoop(t *testing.T) {
-	base, c := startDev(t)
+	// A checkpoint a second: the running job's page shows its best line
+	// so far from its first checkpoint on.
+	base, c := startDev(t, "PUZZLED_CHECKPOINT_EVERY=1s")
 	b := newBrowser(t, base)
 	levels := []string{fixable, shortHand, playable30(t), `{"kind":"twoends","values":[3,9,1,2,7,4,8]}`}
 
@@ -438,15 +441,23 @@ func cancelFromPage(t *testing.T, b *browser, c *client.Client) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waittest.WaitFor(t, time.Minute, "the hard job runs", func() bool {
-		j, err := c.GetJob(t.Context(), job.ID)
-		return err == nil && j.State == jobtype.Running
+	var running wire.Job
+	waittest.WaitFor(t, time.Minute, "the hard job runs and checkpoints its best line", func() bool {
+		running, err = c.GetJob(t.Context(), job.ID)
+		return err == nil && running.State == jobtype.Running && running.Progress != nil && running.Progress.Best != nil
 	})
 	path := "/ui/jobs/" + strconv.FormatInt(job.ID, 10)
 	tb := b.open(t, "cancel", path)
 	tb.run(t, chromedp.WaitVisible(`.live[data-state="running"] [data-live="elapsed"]`, chromedp.ByQuery))
 	if got := tb.text(t, `[data-live="elapsed"]`); !strings.HasSuffix(got, "s") {
 		t.Errorf("elapsed: %q", got)
+	}
+	// The best line so far, as the last checkpoint has it (the page polls:
+	// a later checkpoint may have a longer line, never none).
+	best := tb.text(t, `[data-live="best"]`)
+	if m := regexp.MustCompile(`^(\d+) moves?, score \d+$`).FindStringSubmatch(best); m == nil {
+		t.Errorf("best line so far: %q, want its moves and score (the API said %d moves, %v)", best,
+			running.Progress.Best.Moves, running.Progress.Best.Details)
 	}
 	tb.shot(t, "job-running.png")
 	tb.run(t, chromedp.Click("#cancel-job", chromedp.ByID),

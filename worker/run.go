@@ -96,8 +96,8 @@ func (w *Worker) checkpointer(ctx context.Context, log *slog.Logger, job store.R
 	seq := job.CheckSeq
 	return func(blob []byte) {
 		seq++
-		nodes := solver.CheckpointNodes(blob)
-		if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, seq, nodes, blob); err != nil {
+		c := store.Checkpoint{Seq: seq, Nodes: solver.CheckpointNodes(blob), Best: solver.CheckpointBest(blob), Blob: blob}
+		if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, c); err != nil {
 			log.Warn("checkpoint not saved", slog.Any("error", err))
 			return
 		}

@@ -40,6 +40,10 @@ type Progress struct {
 	Nodes          int64     `json:"nodes"`
 	Checkpoints    int32     `json:"checkpoints"`
 	LastCheckpoint time.Time `json:"last_checkpoint"`
+	// Best is the search's best line so far (sheep, columns, zuma with
+	// ammo): the plan an unknown result would end with if it stopped at
+	// that checkpoint.
+	Best *solver.Best `json:"best,omitempty"`
 }
 
 // Result is a stored solver result: the solver's answer and which solver

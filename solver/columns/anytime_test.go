@@ -105,7 +105,7 @@ func TestResumeRounds(t *testing.T) {
 				sameResult(t, l, res, straight)
 				break
 			}
-			if round, _ := binary.Uvarint(last[22:]); round > 0 {
+			if round, _ := binary.Uvarint(solver.CheckpointPayload(last)[2:]); round > 0 {
 				lateRounds++
 			}
 			blob = last

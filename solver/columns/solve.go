@@ -89,6 +89,7 @@ func solveExact(l *Level, m *solver.Meter) (outcome, error) {
 		}
 		resume, s.best, s.bestLine = path, best, line
 	}
+	m.KeepsBest(func() solver.Best { return bestSoFar(s.bestLine, s.best) })
 	st := s.run(resume)
 	out := outcome{search: searchExact, plan: s.bestLine, verdict: solver.Unknown, best: s.best}
 	switch {
@@ -120,6 +121,11 @@ func solveBeam(l *Level, m *solver.Meter, cfg Config) (outcome, error) {
 			return outcome{}, err
 		}
 	}
+	m.KeepsBest(func() solver.Best {
+		c := *a // result merges the current round in: on a copy, the search goes on as it was
+		plan, _, best := c.result()
+		return bestSoFar(plan, best)
+	})
 	a.run()
 	plan, found, best := a.result()
 	out := outcome{search: searchBeam, plan: plan, verdict: solver.Unknown, best: best}
@@ -149,6 +155,14 @@ func precheck(l *Level) string {
 		}
 	}
 	return ""
+}
+
+// bestSoFar is the search's best-scoring line so far, for checkpoints.
+func bestSoFar(line []uint8, score int64) solver.Best {
+	if len(line) == 0 {
+		return solver.Best{}
+	}
+	return solver.Best{Plan: encodePlan(line), Moves: len(line), Details: map[string]any{"score": score}}
 }
 
 // buildResult replays the plan and fills the result from the replay.

@@ -91,7 +91,7 @@ func BenchmarkResume(b *testing.B) {
 // savedDead is the number of dead states a checkpoint restores.
 func savedDead(b *testing.B, l *Level, sched schedule, blob []byte) int {
 	s := newSearch(l, nil, sched)
-	if err := s.resume(blob[20:]); err != nil {
+	if err := s.resume(solver.CheckpointPayload(blob)); err != nil {
 		b.Fatal(err)
 	}
 	return s.dead.len()

@@ -210,7 +210,7 @@ func TestResumeLimitedPassesExact(t *testing.T) {
 		t.Fatalf("after %d resumes: %d nodes, best %s; uninterrupted %d nodes, best %s",
 			resumes, last.Stats.Nodes, last.Plan, full.Stats.Nodes, full.Plan)
 	}
-	if !bytes.Equal(blob[20:], fullBlob[20:]) { // past the envelope (nodes, time)
+	if !bytes.Equal(solver.CheckpointPayload(blob), solver.CheckpointPayload(fullBlob)) { // past the envelope (nodes, time)
 		t.Fatalf("after %d resumes the search state differs from the uninterrupted one", resumes)
 	}
 	if resumes < 10 {
@@ -235,7 +235,7 @@ func TestUnlimitedPassCheckpointKeepsMore(t *testing.T) {
 	}
 	m, _ := solver.NewMeter(t.Context(), solver.Options{})
 	s := newSearch(l, m, schedule{})
-	if err := s.resume(blob[20:]); err != nil {
+	if err := s.resume(solver.CheckpointPayload(blob)); err != nil {
 		t.Fatal(err)
 	}
 	v2 := savedDeadBytes / (8 * s.dead.w)
@@ -258,7 +258,7 @@ func TestResumeRejectsVersion2(t *testing.T) {
 	})
 	for _, v := range []byte{0x02, 0x03} {
 		old := append([]byte(nil), blob...)
-		old[20+2] = v
+		old[len(old)-len(solver.CheckpointPayload(old))+2] = v // the payload's version byte
 		_, err := Solve(t.Context(), l, solver.Options{Resume: old})
 		if err == nil || !strings.Contains(err.Error(), "unknown version") {
 			t.Fatalf("version %d payload: err %v", v, err)
@@ -287,7 +287,7 @@ func TestLimitedPassCheckpointSmall(t *testing.T) {
 	}
 	m, _ := solver.NewMeter(t.Context(), solver.Options{})
 	s := newSearch(l, m, restartSchedule)
-	if err := s.resume(blob[20:]); err != nil {
+	if err := s.resume(solver.CheckpointPayload(blob)); err != nil {
 		t.Fatal(err)
 	}
 	v2 := s.dead.len() * 8 * s.dead.w

@@ -113,8 +113,8 @@ func FuzzResume(f *testing.F) {
 		if _, err := solveWith(context.Background(), l, opts, resumeFuzzSchedule); err != nil {
 			f.Fatal(err)
 		}
-		if len(got) > 20+len(payloadMagic)+8 {
-			f.Add(got[20+len(payloadMagic) : len(got)-8]) // the body behind the magic, without the checksum
+		if p := solver.CheckpointPayload(got); len(p) > len(payloadMagic)+8 {
+			f.Add(p[len(payloadMagic) : len(p)-8]) // the body behind the magic, without the checksum
 		}
 		if nodes == 900 {
 			f.Add(withCompressedDead(f, l, got))
@@ -137,7 +137,7 @@ func FuzzResume(f *testing.F) {
 // states are compressed (a small level's never are).
 func withCompressedDead(tb testing.TB, l *Level, blob []byte) []byte {
 	s := newSearch(l, nil, resumeFuzzSchedule)
-	if err := s.resume(blob[20:]); err != nil {
+	if err := s.resume(solver.CheckpointPayload(blob)); err != nil {
 		tb.Fatal(err)
 	}
 	if s.sched.limit(s.pass) > 0 {

@@ -26,6 +26,7 @@ func solveWith(ctx context.Context, l *Level, opts solver.Options, sched schedul
 		return finish(l, m, solver.Unsolvable, "precheck:"+name, nil)
 	}
 	s := newSearch(l, m, sched)
+	m.KeepsBest(func() solver.Best { return bestSoFar(l, s.best, s.bestCleared) })
 	if p := m.Resumed(); p != nil {
 		if err := s.resume(p); err != nil {
 			return solver.Result{}, err
@@ -49,14 +50,28 @@ func solveWith(ctx context.Context, l *Level, opts solver.Options, sched schedul
 	return res, m.Err()
 }
 
-// finish builds the result, replaying its plan first: a plan that does not
-// replay to what the result claims is a solver bug and fails loudly.
-func finish(l *Level, m *solver.Meter, v solver.Verdict, proof string, line []int32) (solver.Result, error) {
+// bestSoFar is the search's best partial line, for checkpoints: the tiles
+// it clicks and how many of the level's tiles it clears.
+func bestSoFar(l *Level, line []int32, cleared int) solver.Best {
+	if len(line) == 0 {
+		return solver.Best{}
+	}
+	plan, _ := json.Marshal(planIDs(l, line)) // strings always marshal
+	return solver.Best{Plan: plan, Moves: len(line), Details: map[string]any{"tiles": len(l.tiles), "cleared": cleared}}
+}
+
+func planIDs(l *Level, line []int32) []string {
 	ids := make([]string, len(line))
 	for k, i := range line {
 		ids[k] = l.tiles[i].ID
 	}
-	plan, err := json.Marshal(ids)
+	return ids
+}
+
+// finish builds the result, replaying its plan first: a plan that does not
+// replay to what the result claims is a solver bug and fails loudly.
+func finish(l *Level, m *solver.Meter, v solver.Verdict, proof string, line []int32) (solver.Result, error) {
+	plan, err := json.Marshal(planIDs(l, line))
 	if err != nil {
 		return solver.Result{}, fmt.Errorf("sheep: encoding plan: %w", err)
 	}

@@ -53,6 +53,13 @@ func solveAmmo(ctx context.Context, lvl *Level, opts solver.Options) (solver.Res
 		return solver.Result{}, err
 	}
 	s := newAmmoSearch(m, lvl)
+	m.KeepsBest(func() solver.Best {
+		if len(s.plan) == 0 {
+			return solver.Best{}
+		}
+		return solver.Best{Plan: encodePlan(s.plan), Moves: len(s.plan),
+			Details: map[string]any{"mode": string(ModeAmmo), "vanished": s.best, "shots": s.shots}}
+	})
 	stopped, err := s.run([]byte(lvl.Board), m.Resumed())
 	if err != nil {
 		return solver.Result{}, err

@@ -128,7 +128,8 @@ function budgetText(job) {
 }
 
 // liveProgress is what a queued or running job shows: elapsed time,
-// nodes and checkpoints of its last checkpoint, and Cancel.
+// nodes, checkpoints and best line so far of its last checkpoint, and
+// Cancel.
 function liveProgress(job) {
   const since = job.started_at || job.created_at;
   const elapsed = Date.now() - new Date(since).getTime();
@@ -138,11 +139,25 @@ function liveProgress(job) {
   const p = job.progress;
   add('nodes', p ? `${p.nodes.toLocaleString()} at the last checkpoint` : 'none yet (the first checkpoint comes after a few seconds)', 'nodes');
   add('checkpoints', p ? `${p.checkpoints}, the last at ${fmtTime(p.last_checkpoint)}` : '0', 'checkpoints');
+  add('best line so far', bestText(p && p.best), 'best');
   add('budget', budgetText(job), 'budget');
+  const line = p && p.best ?
+    el('details', {id: 'best-line'}, el('summary', {}, 'the line'), el('code', {}, JSON.stringify(p.best.plan))) : '';
   return el('div', {class: 'live', dataset: {state: job.state}},
-    el('h2', {}, job.state === 'running' ? 'Running' : 'Queued'), dl,
-    el('p', {class: 'muted'}, 'The best line so far comes with the result: an unknown result carries it.'),
+    el('h2', {}, job.state === 'running' ? 'Running' : 'Queued'), dl, line,
     button('Cancel this job', async () => { await postJSON('/v1/jobs/' + job.id + '/cancel', {}); }, {id: 'cancel-job'}));
+}
+
+// bestText says how far the search's best line so far gets: its moves and
+// what the kind's details count (tiles cleared, score, balls vanished).
+function bestText(best) {
+  if (!best) return 'none yet (it comes with a checkpoint; a twoends search keeps none)';
+  const d = best.details || {};
+  let how = '';
+  if (d.cleared !== undefined && d.tiles !== undefined) how = `, ${d.cleared} of ${d.tiles} tiles cleared`;
+  else if (d.score !== undefined) how = `, score ${d.score}`;
+  else if (d.vanished !== undefined) how = `, ${d.vanished} balls vanished in ${d.shots} shots`;
+  return `${best.moves} move${best.moves === 1 ? '' : 's'}${how}`;
 }
 
 // relations links what the job came from and its level's other runs.
