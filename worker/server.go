@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -30,7 +31,22 @@ type ServeConfig struct {
 	// worker whose bulk searches yield to them (Config.YieldToInteractive).
 	Queue  *queue.Client
 	Logger *slog.Logger
+	// ShutdownTimeout bounds the shutdown once ctx ends (default
+	// DefaultShutdownTimeout): past it Serve returns ErrShutdownDeadline
+	// with whatever is stuck (a handler waiting on an unreachable Redis,
+	// asynq extending a lease) left running, and the process should exit
+	// at once. The jobs it still holds are taken over by the other workers
+	// once its heartbeat is late, as after a crash.
+	ShutdownTimeout time.Duration
 }
+
+// DefaultShutdownTimeout is ServeConfig.ShutdownTimeout's default: asynq's
+// own 10 s for the handlers to return, and 5 s for the rest.
+const DefaultShutdownTimeout = 15 * time.Second
+
+// ErrShutdownDeadline is Serve's error when its shutdown did not finish
+// within ServeConfig.ShutdownTimeout.
+var ErrShutdownDeadline = errors.New("worker: shutdown did not finish in time")
 
 // Serve runs the asynq server with w's handler and the dispatcher until ctx
 // ends, then shuts down gracefully: no new tasks are taken, running
@@ -62,19 +78,36 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 		wg.Go(func() { cfg.Dispatcher.Run(dispCtx) })
 	}
 	<-ctx.Done()
-	logger.Info("worker shutting down")
-	srv.stop(w)
-	w.Close()
-	stopDispatch()
-	wg.Wait()
-	// Every job was handed back: the worker leaves the table, beats last.
-	stopBeats()
-	rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-	defer cancel()
-	if err := w.cfg.Store.RemoveWorker(rctx, w.owner.ID); err != nil {
-		logger.Warn("worker not removed from the workers table", slog.Any("error", err))
+	timeout := cfg.ShutdownTimeout
+	if timeout <= 0 {
+		timeout = DefaultShutdownTimeout
 	}
-	return nil
+	logger.Info("worker shutting down", slog.Duration("deadline", timeout))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		srv.stop(w)
+		w.Close()
+		stopDispatch()
+		wg.Wait()
+		// Every job was handed back: the worker leaves the table, beats last.
+		stopBeats()
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := w.cfg.Store.RemoveWorker(rctx, w.owner.ID); err != nil {
+			logger.Warn("worker not removed from the workers table", slog.Any("error", err))
+		}
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-time.After(timeout):
+		// The heartbeat stops with the process: the jobs still held here
+		// are taken over once it is late.
+		logger.Error("shutdown deadline passed; exiting with the jobs still held, for other workers to take over",
+			slog.Duration("deadline", timeout))
+		return ErrShutdownDeadline
+	}
 }
 
 // servers are a worker process's asynq servers: the main one, and the one

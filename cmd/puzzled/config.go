@@ -12,6 +12,7 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/internal/webhook"
 	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/worker"
 )
 
 // config is the server configuration shared by every command.
@@ -25,6 +26,7 @@ type config struct {
 	interactivePoll time.Duration // their idle poll
 	checkpointEvery time.Duration
 	staleAfter      time.Duration
+	shutdownTimeout time.Duration // bound of a worker's shutdown after SIGTERM
 	playouts        int
 	bulkPriority    string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
 	bulkYield       bool   // stop the bulk solve processes while interactive jobs are on their way
@@ -111,6 +113,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.IntVar(&cfg.playouts, "difficulty-playouts", envInt("PUZZLED_DIFFICULTY_PLAYOUTS", 0), "playouts per player of the difficulty figures of interactive jobs that do not set difficulty.playouts; 0 = 1000, negative = no figures for any job [PUZZLED_DIFFICULTY_PLAYOUTS]")
 		bulkPriorityFlag(fs, &cfg.bulkPriority, &cfg.bulkYield)
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
+		fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", envDuration("PUZZLED_SHUTDOWN_TIMEOUT", worker.DefaultShutdownTimeout), "after SIGTERM, exit by this long even if a search or Redis call is stuck; other workers take its jobs over [PUZZLED_SHUTDOWN_TIMEOUT]")
 	}
 	if groups.HTTP || groups.Work {
 		webhookFlags(fs, cfg)

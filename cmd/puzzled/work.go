@@ -46,7 +46,13 @@ func runWork(ctx context.Context, args []string) error {
 		go func() { _ = api.Serve(ctx, ln, mux, logger) }()
 		logger.Info("worker metrics listening", slog.String("addr", ln.Addr().String()))
 	}
-	return serveWorker(ctx, cfg, st, qc, logger, reg)
+	err = serveWorker(ctx, cfg, st, qc, logger, reg)
+	if errors.Is(err, worker.ErrShutdownDeadline) {
+		// What is stuck may hold a connection that the deferred closes
+		// would wait for: exit now (solve processes end with their parent).
+		os.Exit(1)
+	}
+	return err
 }
 
 // serveWorker runs solve workers and the dispatcher until ctx ends. st
@@ -79,8 +85,12 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	hookCtx, stopWebhooks := context.WithCancel(ctx)
 	waitWebhooks := startWebhooks(hookCtx, cfg, st, qc, opt, logger)
 	err = worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
-		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Queue: qc, Logger: logger})
+		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Queue: qc, Logger: logger,
+		ShutdownTimeout: cfg.shutdownTimeout})
 	stopWebhooks()
+	if errors.Is(err, worker.ErrShutdownDeadline) {
+		return err // the webhook deliveries may be stuck on the same Redis
+	}
 	return errors.Join(err, waitWebhooks())
 }
 

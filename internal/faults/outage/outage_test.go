@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -154,4 +155,62 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 		t.Errorf("the workers logged the loss of Redis's data %d times, want 2 (first use, flush)", n)
 	}
 	t.Logf("FLUSHALL → first waiting job done %v later", resumed.Sub(flushed).Round(10*time.Millisecond))
+}
+
+// TestSigtermDuringARedisPartitionEnds: a worker sent SIGTERM while its
+// Redis does not answer (the server stopped with SIGSTOP: connections stay
+// open, nothing comes back, as in a partition) exits within its shutdown
+// deadline instead of waiting on Redis for good (issue 30 item 3), and
+// once Redis is back another worker takes its job over and finishes it
+// with the uninterrupted result.
+func TestSigtermDuringARedisPartitionEnds(t *testing.T) {
+	t.Parallel()
+	level, want := faultstest.HardSheep(t)
+	const deadline = 3 * time.Second
+	s, _, redis := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=250ms", "PUZZLED_CONCURRENCY=1",
+		"PUZZLED_SHUTDOWN_TIMEOUT="+deadline.String())
+	c := client.New(s.URL)
+	job, err := c.CreateJob(t.Context(), level, jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	faultstest.WaitJob(t, c, job.ID, time.Minute, "checkpointed", faultstest.Checkpointed(1))
+
+	pid := redis.PID()
+	if pid == 0 {
+		t.Fatal("the test's Redis is not a redis-server process (install redis-server; .ci/run does)")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	resumed := false
+	resume := func() {
+		if !resumed {
+			resumed = true
+			_ = syscall.Kill(pid, syscall.SIGCONT)
+		}
+	}
+	t.Cleanup(resume)
+	time.Sleep(time.Second) // the worker's Redis calls are under way, and stuck
+
+	s.Work.Signal(syscall.SIGTERM)
+	signaled := time.Now()
+	select {
+	case <-s.Work.Done():
+	case <-time.After(time.Minute): // far past the deadline: the worker waits on Redis
+		t.Fatalf("the worker still runs a minute after SIGTERM with Redis stopped (deadline %v):\n%s", deadline, s.Work.Output())
+	}
+	t.Logf("SIGTERM during the partition → worker gone %v later (deadline %v; by the deadline: %v)",
+		time.Since(signaled).Round(10*time.Millisecond), deadline, s.Work.HasLog("shutdown deadline passed; exiting with the jobs still held, for other workers to take over"))
+
+	resume()
+	s.StartWorker(t)
+	done := faultstest.WaitJob(t, c, job.ID, 4*time.Minute, "finished", faultstest.Finished)
+	sol, err := c.GetSolution(t.Context(), job.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if done.State != jobtype.Done || sol.Verdict != want.Verdict || string(sol.Plan) != string(want.Plan) {
+		t.Fatalf("after the partition: %s %s, plan %s; want %s %s", done.State, sol.Verdict, sol.Plan, want.Verdict, want.Plan)
+	}
 }
