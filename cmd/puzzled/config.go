@@ -18,6 +18,7 @@ import (
 // config is the server configuration shared by every command.
 type config struct {
 	databaseURL     string
+	startTimeout    time.Duration // how long serve and work wait for their servers at start
 	redisAddr       string
 	redisDB         int
 	httpAddr        string
@@ -88,6 +89,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	if groups.Database {
 		fs.StringVar(&cfg.databaseURL, "database-url", env("PUZZLED_DATABASE_URL", "postgres://127.0.0.1:5432/puzzled"), "PostgreSQL URL [PUZZLED_DATABASE_URL]")
+		fs.DurationVar(&cfg.startTimeout, "start-timeout", envDuration("PUZZLED_START_TIMEOUT", 2*time.Minute), "how long serve and work wait at start for PostgreSQL (and work for Redis) to be reachable, retrying with backoff [PUZZLED_START_TIMEOUT]")
 	}
 	if groups.Redis {
 		fs.StringVar(&cfg.redisAddr, "redis-addr", env("PUZZLED_REDIS_ADDR", "127.0.0.1:6379"), "Redis host:port or redis:// / redis-sentinel:// URI [PUZZLED_REDIS_ADDR]")

@@ -61,10 +61,15 @@ func connect(ctx context.Context, cfg config, logger *slog.Logger, opts store.Op
 	if cfg.webhooksErr != nil {
 		return nil, nil, cfg.webhooksErr
 	}
-	if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
-		return nil, nil, err
-	}
-	st, err := store.Open(ctx, cfg.databaseURL, opts)
+	var st *store.Store
+	err := untilReachable(ctx, logger, "PostgreSQL", cfg.startTimeout, func() error {
+		if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
+			return err
+		}
+		var err error
+		st, err = store.Open(ctx, cfg.databaseURL, opts)
+		return err
+	})
 	if err != nil {
 		return nil, nil, err
 	}

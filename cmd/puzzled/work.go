@@ -35,6 +35,11 @@ func runWork(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	defer qc.Close()
+	// asynq's server refuses to start without Redis: wait for it as for
+	// PostgreSQL.
+	if err := untilReachable(ctx, logger, "Redis", cfg.startTimeout, qc.Ping); err != nil {
+		return err
+	}
 	reg := newRegistry()
 	if cfg.metricsAddr != "" {
 		ln, err := net.Listen("tcp", cfg.metricsAddr)

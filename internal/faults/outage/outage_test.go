@@ -214,3 +214,45 @@ func TestSigtermDuringARedisPartitionEnds(t *testing.T) {
 		t.Fatalf("after the partition: %s %s, plan %s; want %s %s", done.State, sol.Verdict, sol.Plan, want.Verdict, want.Plan)
 	}
 }
+
+// TestWorkerWaitsForItsServersAtStart: a worker started while PostgreSQL
+// and Redis are down (a fleet booted together, a restart during an
+// outage) retries with backoff and comes up once they are back, instead
+// of exiting (issue 30 item 6); then it solves jobs.
+func TestWorkerWaitsForItsServersAtStart(t *testing.T) {
+	t.Parallel()
+	s, pg, redis := faultstest.OwnStack(t)
+	s.Work.Signal(syscall.SIGKILL)
+	<-s.Work.Done()
+	if err := pg.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if err := redis.Stop(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+
+	w := e2etest.Start(t, s.Env(), "work")
+	w.WaitLog("PostgreSQL not reachable yet; retrying", time.Minute)
+	if err := pg.Restart(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	w.WaitLog("Redis not reachable yet; retrying", time.Minute)
+	if err := redis.Restart(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	w.WaitLog("worker started", 2*time.Minute)
+
+	c := faultstest.CheckedClient(t, s.URL)
+	job, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), jobtype.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol := e2etest.WaitSolution(t, c, job.ID); sol.Verdict != solver.Solved {
+		t.Fatalf("the late worker's answer: %+v", sol)
+	}
+	select {
+	case <-w.Done():
+		t.Fatalf("the worker exited:\n%s", w.Output())
+	default:
+	}
+}
