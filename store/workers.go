@@ -130,6 +130,9 @@ type BundleKey struct {
 // and returns the ids of those jobs and the number of those bundles. A
 // released bundle is handed out again by the dispatcher.
 func (s *Store) ReleaseStrays(ctx context.Context, me string, keep Held) (jobs []int64, bundles int, err error) {
+	if keep.Jobs == nil {
+		keep.Jobs = []int64{} // a nil slice is a NULL array, and "id <> ALL (NULL)" holds for no job
+	}
 	batches, firsts := make([]int64, len(keep.Bundles)), make([]int32, len(keep.Bundles))
 	for i, b := range keep.Bundles {
 		batches[i], firsts[i] = b.BatchID, b.FirstSeq
@@ -142,7 +145,9 @@ func (s *Store) ReleaseStrays(ctx context.Context, me string, keep Held) (jobs [
 		), again AS (
 			`+redispatch("SELECT batch_id FROM b")+`
 		), j AS (
-			UPDATE jobs SET worker_id = NULL
+			-- enqueued_at cleared too: the dispatcher enqueues the job again
+			-- at its next round, in case its task was completed meanwhile.
+			UPDATE jobs SET worker_id = NULL, enqueued_at = NULL
 			WHERE worker_id = $1 AND state IN `+liveStates+` AND id <> ALL ($2)
 			RETURNING id
 		)

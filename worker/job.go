@@ -26,7 +26,12 @@ func (w *Worker) handleJob(ctx context.Context, id int64) error {
 		return err
 	}
 	if !start.ok {
-		w.logNotStarted(ctx, log, id)
+		if w.heldElsewhere(ctx, log, id) {
+			// Not done with: the holder may let the job go (a run whose
+			// result write failed does), and then no task would be left
+			// to run it until the dispatcher's stale check.
+			return fmt.Errorf("job %d: %w", id, errHeldElsewhere)
+		}
 		return nil
 	}
 	job := start.job
@@ -45,17 +50,24 @@ func (w *Worker) handleJob(ctx context.Context, id int64) error {
 	return taskError(act, a.err)
 }
 
-// logNotStarted says why a task's job did not start.
-func (w *Worker) logNotStarted(ctx context.Context, log *slog.Logger, id int64) {
+// errHeldElsewhere is a task's error when another live worker holds its
+// job: asynq retries the task later (queue.RetryDelay).
+var errHeldElsewhere = errors.New("held by another live worker; the task is retried later")
+
+// heldElsewhere says why a task's job did not start, and reports whether
+// it is because another live worker holds it.
+func (w *Worker) heldElsewhere(ctx context.Context, log *slog.Logger, id int64) bool {
 	state, owner, err := w.cfg.Store.JobHolder(ctx, id)
 	switch {
 	case err != nil:
 		log.Debug("task for a missing job dropped", slog.Any("error", err))
 	case state.Live():
-		log.Info("task dropped: the job is held by another live worker", slog.String("holder", owner))
+		log.Info("task retried later: the job is held by another live worker", slog.String("holder", owner))
+		return true
 	default:
 		log.Debug("task for a finished or canceled job dropped", slog.String("state", string(state)))
 	}
+	return false
 }
 
 // giveUp fails a job whose attempts are exhausted.

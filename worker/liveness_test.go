@@ -7,9 +7,12 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -56,6 +59,53 @@ func TestWorkerLetsGoOfJobsItDoesNotRun(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
+}
+
+// A task whose job another live worker holds is not done with: asynq
+// retries it, and once that worker lets the job go (its run failed to
+// write its result, say), a retry runs it. Dropped, as it was, the job
+// sat running with no owner and no task until the dispatcher's stale
+// check a minute later (issue 30 item 1). The worker here has no
+// dispatcher: only the retry can run the job.
+func TestTaskOfAJobHeldElsewhereIsRetried(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	job, err := e.st.CreateJob(t.Context(), store.JobParams{Level: storetest.Level("sleep", []byte(`{"kind":"sleep","ms":1,"n":7}`)),
+		Priority: jobtype.Interactive, MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const other = "other-live-worker"
+	if err := e.st.Beat(t.Context(), other, "elsewhere", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if started, err := e.st.StartJobs(t.Context(), []int64{job.ID}, store.Owner{ID: other, DeadAfter: time.Hour}); err != nil || len(started) != 1 {
+		t.Fatalf("the other worker's start: %v, %v", started, err)
+	}
+
+	w := worker.New(worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind)})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 1}) }()
+	defer func() { cancel(); <-done }()
+	if _, err := e.qc.Enqueue(t.Context(), job.ID, jobtype.Interactive, 0); err != nil {
+		t.Fatal(err)
+	}
+	waittest.WaitFor(t, time.Minute, "the task to wait for a retry", func() bool {
+		info, err := e.qc.Inspector().GetQueueInfo(queue.Interactive)
+		return err == nil && info.Retry == 1
+	})
+	if j, err := e.st.GetJob(t.Context(), job.ID); err != nil || j.State != jobtype.Running || j.Attempts != 1 {
+		t.Fatalf("while held elsewhere: %+v, %v; want running, the holder's one attempt", j, err)
+	}
+
+	if ids, _, err := e.st.ReleaseStrays(t.Context(), other, store.Held{}); err != nil || len(ids) != 1 {
+		t.Fatalf("the holder lets go: %v, %v", ids, err)
+	}
+	waittest.WaitFor(t, time.Minute, "the retried task to run the job", func() bool {
+		j, err := e.st.GetJob(t.Context(), job.ID)
+		return err == nil && j.State == jobtype.Done
+	})
 }
 
 // SlowAfter is what a bundle's task timeout allows per job.

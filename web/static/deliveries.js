@@ -26,13 +26,20 @@ async function follow(view) {
   view.following = true;
   try {
     for (let round = 0; round < 120; round++) {
-      const log = await load(view);
+      let log;
+      try {
+        log = await load(view);
+      } catch (err) {
+        // A busy or restarting server: say so, and try again at the next
+        // round rather than stop following.
+        view.sec.append(el('p', {class: 'error'}, String(err.message || err)));
+        await sleep(2000);
+        continue;
+      }
       const pending = log.events.some((e) => e.state === 'pending');
       if (!pending && log.events.some((e) => finalTypes.includes(e.type))) return;
       await sleep(pending ? 1000 : 5000);
     }
-  } catch (err) {
-    view.sec.append(el('p', {class: 'error'}, String(err.message || err)));
   } finally {
     view.following = false;
   }
