@@ -78,14 +78,7 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 		wg.Go(func() { cfg.Dispatcher.Run(dispCtx) })
 	}
 	<-ctx.Done()
-	timeout := cfg.ShutdownTimeout
-	if timeout <= 0 {
-		timeout = DefaultShutdownTimeout
-	}
-	logger.Info("worker shutting down", slog.Duration("deadline", timeout))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	return shutdown(logger, cfg.ShutdownTimeout, func() {
 		srv.stop(w)
 		w.Close()
 		stopDispatch()
@@ -97,6 +90,21 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 		if err := w.cfg.Store.RemoveWorker(rctx, w.owner.ID); err != nil {
 			logger.Warn("worker not removed from the workers table", slog.Any("error", err))
 		}
+	})
+}
+
+// shutdown runs steps, the graceful shutdown, for at most timeout
+// (DefaultShutdownTimeout if not positive); past it, it returns
+// ErrShutdownDeadline with the steps still running.
+func shutdown(logger *slog.Logger, timeout time.Duration, steps func()) error {
+	if timeout <= 0 {
+		timeout = DefaultShutdownTimeout
+	}
+	logger.Info("worker shutting down", slog.Duration("deadline", timeout))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		steps()
 	}()
 	select {
 	case <-done:
