@@ -234,10 +234,17 @@ func (tb *tab) count(t testing.TB, sel string) int {
 	return n
 }
 
-// text is the visible text of sel.
+// text is the visible text of sel, once sel is there and shown. It is
+// found and read in one step: the pages that poll redraw their parts, and
+// a node found in one call may be gone by the next ("No node with given
+// id found", seen on a loaded CI machine).
 func (tb *tab) text(t testing.TB, sel string) string {
 	t.Helper()
-	var s string
-	tb.run(t, chromedp.Text(sel, &s, chromedp.ByQuery))
-	return s
+	var got struct {
+		Text string `json:"text"`
+	}
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		return e && e.getClientRects().length > 0 ? {text: e.innerText} : null; })()`, sel)
+	tb.run(t, chromedp.Poll(js, &got, polling...))
+	return got.Text
 }
