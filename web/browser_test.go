@@ -234,6 +234,15 @@ func (tb *tab) count(t testing.TB, sel string) int {
 	return n
 }
 
+// clickNow clicks sel once it is there, found and clicked in one step: for
+// the parts of a page that it redraws while it polls (see text), where
+// chromedp.Click's node can be gone between finding and clicking it.
+func clickNow(sel string) chromedp.Action {
+	var clicked bool
+	return chromedp.Poll(fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		if (!e || e.getClientRects().length === 0) return false; e.click(); return true; })()`, sel), &clicked, polling...)
+}
+
 // text is the visible text of sel, once sel is there and shown. It is
 // found and read in one step: the pages that poll redraw their parts, and
 // a node found in one call may be gone by the next ("No node with given

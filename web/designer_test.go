@@ -460,7 +460,7 @@ func cancelFromPage(t *testing.T, b *browser, c *client.Client) string {
 			running.Progress.Best.Moves, running.Progress.Best.Details)
 	}
 	tb.shot(t, "job-running.png")
-	tb.run(t, chromedp.Click("#cancel-job", chromedp.ByID),
+	tb.run(t, clickNow("#cancel-job"), // the live section is redrawn at every poll
 		chromedp.Poll(`(document.querySelector('[data-fact="state"]') || {}).textContent === 'canceled'`, nil, polling...))
 	if j, err := c.GetJob(t.Context(), job.ID); err != nil || j.State != jobtype.Canceled {
 		t.Errorf("after Cancel on the page the job is %s (%v)", j.State, err)
