@@ -174,7 +174,7 @@ func TestCancelJobStopsEverything(t *testing.T) {
 	if _, err := startJob(ctx, st, j.ID); !errors.Is(err, errNotRunnable) {
 		t.Fatalf("StartJob after cancel: %v", err)
 	}
-	if ok, _ := st.SaveCheckpoint(ctx, j.ID, store.Checkpoint{Seq: 1, Nodes: 10, Blob: []byte("x")}); ok {
+	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, checkpointBlob(t, 10, nil, "x")); ok {
 		t.Fatal("checkpoint of a canceled job was stored")
 	}
 	if state, _ := st.CancelJob(ctx, j.ID); state != jobtype.Canceled {
@@ -198,11 +198,15 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 		blob string
 		want bool
 	}{{1, "", "a", true}, {3, `{"plan":[0,1],"moves":2,"details":{"cleared":3}}`, "c", true}, {2, `{"plan":[9],"moves":1}`, "stale", false}} {
-		ck := store.Checkpoint{Seq: c.seq, Nodes: int64(c.seq) * 100, Blob: []byte(c.blob)}
+		var best *solver.Best
 		if c.best != "" {
-			ck.Best = json.RawMessage(c.best)
+			best = new(solver.Best)
+			if err := json.Unmarshal([]byte(c.best), best); err != nil {
+				t.Fatal(err)
+			}
 		}
-		if ok, err := st.SaveCheckpoint(ctx, j.ID, ck); err != nil || ok != c.want {
+		blob := checkpointBlob(t, int(c.seq)*100, best, c.blob)
+		if ok, err := st.SaveCheckpoint(ctx, j.ID, c.seq, blob); err != nil || ok != c.want {
 			t.Fatalf("SaveCheckpoint(seq %d) = %v, %v; want %v", c.seq, ok, err, c.want)
 		}
 	}
@@ -214,9 +218,28 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 		t.Fatalf("best line so far = %+v, want the newest checkpoint's", b)
 	}
 	rj, err := startJob(ctx, st, j.ID) // the next attempt
-	if err != nil || string(rj.Checkpoint) != "c" || rj.CheckSeq != 3 || rj.Attempts != 2 {
+	if err != nil || string(solver.CheckpointPayload(rj.Checkpoint)) != "c" || rj.CheckSeq != 3 || rj.Attempts != 2 {
 		t.Fatalf("resume = %+v, %v", rj, err)
 	}
+}
+
+// checkpointBlob is a solver's checkpoint envelope after nodes nodes, with
+// best as the search's best line so far (nil: none) and payload.
+func checkpointBlob(t *testing.T, nodes int, best *solver.Best, payload string) []byte {
+	t.Helper()
+	var blob []byte
+	m, err := solver.NewMeter(t.Context(), solver.Options{Checkpoint: func(b []byte) { blob = b }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if best != nil {
+		m.KeepsBest(func() solver.Best { return *best })
+	}
+	for range nodes {
+		m.Tick()
+	}
+	m.Checkpoint([]byte(payload))
+	return blob
 }
 
 func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {

@@ -488,7 +488,7 @@ func TestUnusableCheckpointStartsTheSearchOver(t *testing.T) {
 	if err := e.st.MarkRunning(t.Context(), jobs[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.SaveCheckpoint(t.Context(), jobs[0].ID, store.Checkpoint{Seq: 1, Nodes: 99, Blob: []byte("old format")}); err != nil {
+	if _, err := e.st.SaveCheckpoint(t.Context(), jobs[0].ID, 1, []byte("old format")); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.st.RequeueJob(t.Context(), jobs[0].ID); err != nil {

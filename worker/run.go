@@ -96,8 +96,7 @@ func (w *Worker) checkpointer(ctx context.Context, log *slog.Logger, job store.R
 	seq := job.CheckSeq
 	return func(blob []byte) {
 		seq++
-		c := store.Checkpoint{Seq: seq, Nodes: solver.CheckpointNodes(blob), Best: solver.CheckpointBest(blob), Blob: blob}
-		if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, c); err != nil {
+		if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, seq, blob); err != nil {
 			log.Warn("checkpoint not saved", slog.Any("error", err))
 			return
 		}
