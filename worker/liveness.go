@@ -30,18 +30,36 @@ func newWorkerID() string {
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
 }
 
-// beat registers the worker and keeps beating until ctx ends. A beat that
-// fails is logged and the next one tried; the first must succeed.
-func (w *Worker) beat(ctx context.Context, log *slog.Logger) error {
+// beatOnce writes one heartbeat, registering the worker on the first.
+func (w *Worker) beatOnce(ctx context.Context) error {
 	host, _ := os.Hostname()
-	once := func() error {
-		bctx, cancel := context.WithTimeout(ctx, DeadAfter)
-		defer cancel()
-		return w.cfg.Store.Beat(bctx, w.owner.ID, host, os.Getpid(), DeadAfter/2)
+	ctx, cancel := context.WithTimeout(ctx, DeadAfter)
+	defer cancel()
+	return w.cfg.Store.Beat(ctx, w.owner.ID, host, os.Getpid(), DeadAfter/2)
+}
+
+// register writes the worker's first heartbeat, trying until it is written
+// (true) or ctx ends (false). The worker takes no task before, since its
+// jobs' ownership rests on its beats; but a PostgreSQL slow to answer at
+// that moment (a loaded machine, a checkpoint) must not end the worker.
+func (w *Worker) register(ctx context.Context, log *slog.Logger) bool {
+	for {
+		err := w.beatOnce(ctx)
+		if err == nil {
+			return true
+		}
+		log.Warn("first heartbeat not written; retrying", slog.Any("error", err))
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(HeartbeatEvery):
+		}
 	}
-	if err := once(); err != nil {
-		return err
-	}
+}
+
+// beat keeps beating until ctx ends. A beat that fails is logged and the
+// next one tried.
+func (w *Worker) beat(ctx context.Context, log *slog.Logger) {
 	go func() {
 		tick := time.NewTicker(HeartbeatEvery)
 		defer tick.Stop()
@@ -50,7 +68,7 @@ func (w *Worker) beat(ctx context.Context, log *slog.Logger) error {
 			case <-ctx.Done():
 				return
 			case <-tick.C:
-				if err := once(); err != nil && ctx.Err() == nil {
+				if err := w.beatOnce(ctx); err != nil && ctx.Err() == nil {
 					log.Warn("heartbeat not written", slog.Any("error", err))
 					continue
 				}
@@ -58,5 +76,4 @@ func (w *Worker) beat(ctx context.Context, log *slog.Logger) error {
 			}
 		}
 	}()
-	return nil
 }

@@ -56,11 +56,12 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
+	if !w.register(ctx, logger) {
+		return nil // stopped before its first beat: it took nothing
+	}
 	beatCtx, stopBeats := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopBeats()
-	if err := w.beat(beatCtx, logger); err != nil {
-		return fmt.Errorf("worker: register: %w", err)
-	}
+	w.beat(beatCtx, logger)
 	if w.yield != nil && cfg.Queue != nil {
 		// Subscribed before the servers start; a worker that cannot
 		// subscribe still yields to the interactive jobs it runs.

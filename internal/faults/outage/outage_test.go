@@ -256,3 +256,44 @@ func TestWorkerWaitsForItsServersAtStart(t *testing.T) {
 	default:
 	}
 }
+
+// TestWorkerRegistersDespiteASlowFirstHeartbeat holds the workers table
+// locked while a worker starts, so that its first heartbeat times out (as
+// on a loaded machine whose PostgreSQL answered late: a loaded CI run lost
+// its only worker that way). The worker keeps trying, takes nothing before
+// it is registered, and then solves.
+func TestWorkerRegistersDespiteASlowFirstHeartbeat(t *testing.T) {
+	t.Parallel()
+	s := &e2etest.Stack{DatabaseURL: envtest.PostgresURL(t)}
+	s.RedisAddr, s.RedisDB = envtest.RedisAddr(t)
+	s.Serve = e2etest.Start(t, s.Env(), "serve")
+	s.URL = "http://" + s.Serve.WaitLog("api listening", time.Minute)["addr"].(string)
+
+	conn := faultstest.DBConn(t, s.DatabaseURL)
+	tx, err := conn.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(t.Context(), `LOCK TABLE workers IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	w := e2etest.Start(t, s.Env(), "work")
+	w.WaitLog("first heartbeat not written; retrying", time.Minute)
+	if err := tx.Commit(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+
+	c := faultstest.CheckedClient(t, s.URL)
+	job, err := c.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[3,9,1,2]}`), jobtype.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sol := e2etest.WaitSolution(t, c, job.ID); sol.Verdict != solver.Solved {
+		t.Fatalf("the worker's answer: %+v", sol)
+	}
+	select {
+	case <-w.Done():
+		t.Fatalf("the worker exited:\n%s", w.Output())
+	default:
+	}
+}
