@@ -35,7 +35,7 @@ func BatchKey(id int64) string { return "b" + strconv.FormatInt(id, 10) }
 // waiter, since notifications may have been missed meanwhile; waiters
 // re-read the state from the database after every wake-up.
 type Listener struct {
-	conn   *pgx.ConnConfig // the pool's, without the pool's own settings
+	conn   *pgx.ConnConfig // Store.direct: a session of its own, never through a transaction pooler
 	logger *slog.Logger
 
 	mu      sync.Mutex
@@ -50,7 +50,7 @@ func (s *Store) NewListener(logger *slog.Logger) *Listener {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Listener{
-		conn:    s.pool.Config().ConnConfig.Copy(),
+		conn:    s.direct.Copy(),
 		logger:  logger,
 		waiters: map[string]map[chan struct{}]struct{}{},
 		taps:    map[chan string]struct{}{},

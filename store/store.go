@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"log/slog"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
@@ -24,7 +25,8 @@ var ErrNotFound = errors.New("not found")
 
 // Store is a pool of connections to puzzled's database.
 type Store struct {
-	pool *pgxpool.Pool
+	pool   *pgxpool.Pool
+	direct *pgx.ConnConfig // what the Listener connects with (OpenOpts.DirectURL)
 }
 
 // OpenOpts are the options of Open.
@@ -45,6 +47,19 @@ type OpenOpts struct {
 	// connection (puzzled-serve, puzzled-work@host). A URL that sets
 	// application_name itself wins.
 	AppName string
+	// TransactionPooler says that url reaches PostgreSQL through a pooler
+	// in transaction mode (PgBouncer's pool_mode = transaction), which
+	// hands each transaction to any of its server connections and passes
+	// on only the startup parameters it knows. The pool then prepares no
+	// named statements (pgx's cache_describe mode: each query is parsed
+	// as the unnamed statement, its description cached here) and sends
+	// no synchronous_commit: AsyncCommit is left to the pooler (see
+	// docs/service.md).
+	TransactionPooler bool
+	// DirectURL reaches PostgreSQL itself, not through a transaction
+	// pooler: the Listener's LISTEN needs a session of its own, which such
+	// a pooler does not keep. Empty means url.
+	DirectURL string
 }
 
 // Open connects to the database at url. It does not migrate; see [Migrate].
@@ -57,17 +72,34 @@ func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 	if opts.MaxConns > 0 {
 		cfg.MaxConns = opts.MaxConns
 	}
-	if opts.AsyncCommit {
+	if opts.TransactionPooler {
+		if opts.DirectURL == "" {
+			return nil, errors.New("store: behind a transaction pooler, a direct database URL is needed for LISTEN and migrations")
+		}
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	} else if opts.AsyncCommit {
 		cfg.ConnConfig.RuntimeParams["synchronous_commit"] = "off"
 	}
-	if _, set := cfg.ConnConfig.RuntimeParams["application_name"]; !set && opts.AppName != "" {
-		cfg.ConnConfig.RuntimeParams["application_name"] = opts.AppName
+	setAppName(cfg.ConnConfig, opts.AppName)
+	direct := cfg.ConnConfig.Copy()
+	if opts.DirectURL != "" {
+		if direct, err = pgx.ParseConfig(opts.DirectURL); err != nil {
+			return nil, fmt.Errorf("store: parse direct database url: %w", err)
+		}
+		setAppName(direct, opts.AppName)
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, direct: direct}, nil
+}
+
+// setAppName sets application_name unless the URL set it.
+func setAppName(cfg *pgx.ConnConfig, name string) {
+	if _, set := cfg.RuntimeParams["application_name"]; !set && name != "" {
+		cfg.RuntimeParams["application_name"] = name
+	}
 }
 
 // Close closes every connection.
@@ -82,7 +114,9 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Migrate applies every pending migration under a PostgreSQL advisory lock,
-// so that several processes starting at once migrate exactly once.
+// so that several processes starting at once migrate exactly once. The lock
+// is a session's: url must reach PostgreSQL itself, not a transaction
+// pooler (OpenOpts.DirectURL).
 func Migrate(ctx context.Context, url string, logger *slog.Logger) error {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {

@@ -40,14 +40,18 @@ func benchServers() bench.Servers {
 		Work: func(ctx context.Context, c bench.Config, st *store.Store, qc *queue.Client, logger *slog.Logger) error {
 			return serveWorker(ctx, benchConfig(c), st, qc, logger, prometheus.NewRegistry())
 		},
-		WorkerStoreOpts: func(c bench.Config) store.OpenOpts { return workerStoreOpts(benchConfig(c)) },
+		WorkerStoreOpts: func(c bench.Config) store.OpenOpts {
+			cfg := benchConfig(c)
+			opts, _ := cfg.storeOpts(workerStoreOpts(cfg)) // Connect, which runs first, reports a bad --database-pooler
+			return opts
+		},
 	}
 }
 
 // benchConfig is the configuration of a bench's servers.
 func benchConfig(c bench.Config) config {
 	return config{
-		databaseURL: c.DatabaseURL, redisAddr: c.RedisAddr, redisDB: c.RedisDB,
+		databaseURL: c.DatabaseURL, directURL: c.DirectURL, pooler: c.Pooler, redisAddr: c.RedisAddr, redisDB: c.RedisDB,
 		concurrency: c.Concurrency, interactive: c.InteractiveSlots, interactivePoll: c.InteractivePoll,
 		checkpointEvery: c.CheckpointEvery, staleAfter: c.StaleAfter,
 		bulkPriority: c.BulkPriority, bulkYield: c.BulkYield, logLevel: c.LogLevel, limits: c.Limits,

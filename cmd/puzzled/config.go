@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -12,12 +13,15 @@ import (
 	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/internal/webhook"
 	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/store"
 	"github.com/puzzled/puzzled/worker"
 )
 
 // config is the server configuration shared by every command.
 type config struct {
 	databaseURL     string
+	directURL       string        // PostgreSQL itself, for migrations and LISTEN, when databaseURL goes through a pooler
+	pooler          string        // what databaseURL goes through: "none" or "transaction"
 	startTimeout    time.Duration // how long serve and work wait for their servers at start
 	redisAddr       string
 	redisDB         int
@@ -71,7 +75,7 @@ func envDuration(name string, def time.Duration) time.Duration {
 // flagGroups names the groups of flags a command takes; --log-level is
 // always there.
 type flagGroups struct {
-	Database bool // --database-url
+	Database bool // --database-url, --direct-database-url, --database-pooler, --start-timeout
 	Redis    bool // --redis-addr, --redis-db
 	HTTP     bool // --http-addr, request limits, and the API token variables
 	Work     bool // --concurrency, --checkpoint-every, --metrics-addr, --stale-after
@@ -89,6 +93,8 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	if groups.Database {
 		fs.StringVar(&cfg.databaseURL, "database-url", env("PUZZLED_DATABASE_URL", "postgres://127.0.0.1:5432/puzzled"), "PostgreSQL URL [PUZZLED_DATABASE_URL]")
+		fs.StringVar(&cfg.pooler, "database-pooler", env("PUZZLED_DATABASE_POOLER", poolerNone), `what --database-url goes through: "none" (PostgreSQL itself, or a pooler in session mode) or "transaction" (PgBouncer in transaction mode: no prepared statements, and --direct-database-url is required) [PUZZLED_DATABASE_POOLER]`)
+		fs.StringVar(&cfg.directURL, "direct-database-url", env("PUZZLED_DIRECT_DATABASE_URL", ""), "URL of PostgreSQL itself, not through a transaction pooler, for migrations (a session's advisory lock) and the long-poll listener (LISTEN) (default: --database-url) [PUZZLED_DIRECT_DATABASE_URL]")
 		fs.DurationVar(&cfg.startTimeout, "start-timeout", envDuration("PUZZLED_START_TIMEOUT", 2*time.Minute), "how long serve and work wait at start for PostgreSQL (and work for Redis) to be reachable, retrying with backoff [PUZZLED_START_TIMEOUT]")
 	}
 	if groups.Redis {
@@ -122,6 +128,35 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 	}
 	fs.StringVar(&cfg.logLevel, "log-level", env("PUZZLED_LOG_LEVEL", "info"), "debug, info, warn or error [PUZZLED_LOG_LEVEL]")
 	return fs
+}
+
+const (
+	poolerNone        = "none"
+	poolerTransaction = "transaction"
+)
+
+// storeOpts adds to opts how the store reaches PostgreSQL.
+func (c *config) storeOpts(opts store.OpenOpts) (store.OpenOpts, error) {
+	switch c.pooler {
+	case poolerNone, "":
+	case poolerTransaction:
+		if c.directURL == "" {
+			return opts, errors.New("--database-pooler transaction needs --direct-database-url (PUZZLED_DIRECT_DATABASE_URL): migrations and LISTEN need a session of their own, which a transaction pooler does not keep")
+		}
+		opts.TransactionPooler = true
+	default:
+		return opts, fmt.Errorf("--database-pooler %q: want %q or %q", c.pooler, poolerNone, poolerTransaction)
+	}
+	opts.DirectURL = c.directURL
+	return opts, nil
+}
+
+// migrateURL is where migrations run: their lock is a session's.
+func (c *config) migrateURL() string {
+	if c.directURL != "" {
+		return c.directURL
+	}
+	return c.databaseURL
 }
 
 func (c *config) logger() (*slog.Logger, error) {

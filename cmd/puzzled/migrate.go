@@ -20,5 +20,8 @@ func runMigrate(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	return store.Migrate(ctx, cfg.databaseURL, logger)
+	if _, err := cfg.storeOpts(store.OpenOpts{}); err != nil {
+		return err // a transaction pooler without a direct URL
+	}
+	return store.Migrate(ctx, cfg.migrateURL(), logger)
 }

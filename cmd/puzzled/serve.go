@@ -61,9 +61,13 @@ func connect(ctx context.Context, cfg config, logger *slog.Logger, opts store.Op
 	if cfg.webhooksErr != nil {
 		return nil, nil, cfg.webhooksErr
 	}
+	opts, err := cfg.storeOpts(opts)
+	if err != nil {
+		return nil, nil, err
+	}
 	var st *store.Store
-	err := untilReachable(ctx, logger, "PostgreSQL", cfg.startTimeout, func() error {
-		if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
+	err = untilReachable(ctx, logger, "PostgreSQL", cfg.startTimeout, func() error {
+		if err := store.Migrate(ctx, cfg.migrateURL(), logger); err != nil {
 			return err
 		}
 		var err error

@@ -37,10 +37,14 @@ func runToken(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := store.Migrate(ctx, cfg.databaseURL, logger); err != nil {
+	opts, err := cfg.storeOpts(store.OpenOpts{AppName: "puzzled-token"})
+	if err != nil {
 		return err
 	}
-	st, err := store.Open(ctx, cfg.databaseURL, store.OpenOpts{AppName: "puzzled-token"})
+	if err := store.Migrate(ctx, cfg.migrateURL(), logger); err != nil {
+		return err
+	}
+	st, err := store.Open(ctx, cfg.databaseURL, opts)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ import (
 func Run(ctx context.Context, args []string, srv Servers) error {
 	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute}
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "PostgreSQL URL of a database the bench may fill (default: embedded)")
+	databaseFlags(fs, &cfg, "a database the bench may fill")
 	fs.StringVar(&cfg.RedisAddr, "redis-addr", "", "Redis address whose DB --redis-db the bench may flush (default: embedded)")
 	fs.IntVar(&cfg.RedisDB, "redis-db", 0, "Redis database index")
 	fs.IntVar(&cfg.Concurrency, "concurrency", 4*runtime.NumCPU(), "worker concurrency, the same for (a) and (b)")

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"flag"
@@ -38,7 +39,7 @@ func RunQuery(ctx context.Context, args []string, srv Servers) error {
 	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute, InteractivePoll: queue.InteractivePoll,
 		Limits: api.Limits{SubmitRate: 1e6}} // one client submits as fast as it can
 	fs := flag.NewFlagSet("bench-query", flag.ContinueOnError)
-	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "PostgreSQL URL of an empty database the bench may fill (default: embedded)")
+	databaseFlags(fs, &cfg, "an empty database the bench may fill")
 	fs.StringVar(&cfg.RedisAddr, "redis-addr", "", "Redis address (default: embedded)")
 	fs.IntVar(&cfg.RedisDB, "redis-db", 0, "Redis database index")
 	fs.IntVar(&cfg.Concurrency, "concurrency", 2, "bulk worker concurrency")
@@ -68,7 +69,7 @@ func RunQuery(ctx context.Context, args []string, srv Servers) error {
 		fmt.Printf("using the history already seeded in the database (--seeded)\n")
 	} else {
 		start := time.Now()
-		if err := storetest.Seed(ctx, cfg.DatabaseURL, storetest.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
+		if err := storetest.Seed(ctx, cmp.Or(cfg.DirectURL, cfg.DatabaseURL), storetest.SeedParams{Jobs: *jobs, Levels: *jobs / 5, Batches: *jobs / 100, Kinds: kinds.Registry().Names(),
 			Checkpoint: true}); err != nil {
 			return err
 		}

@@ -16,6 +16,8 @@ import (
 // the puzzled command's configuration that the bench commands set.
 type Config struct {
 	DatabaseURL      string
+	DirectURL        string // as --direct-database-url
+	Pooler           string // as --database-pooler
 	RedisAddr        string
 	RedisDB          int
 	Concurrency      int           // bulk worker slots
@@ -27,6 +29,13 @@ type Config struct {
 	BulkYield        bool
 	LogLevel         string
 	Limits           api.Limits
+}
+
+// databaseFlags declares --database-url and how it reaches PostgreSQL.
+func databaseFlags(fs *flag.FlagSet, cfg *Config, what string) {
+	fs.StringVar(&cfg.DatabaseURL, "database-url", "", "PostgreSQL URL of "+what+" (default: embedded)")
+	fs.StringVar(&cfg.Pooler, "database-pooler", "none", `what --database-url goes through: "none" or "transaction" (PgBouncer in transaction mode; needs --direct-database-url), as for serve and work`)
+	fs.StringVar(&cfg.DirectURL, "direct-database-url", "", "URL of the same database not through a transaction pooler, for migrations and LISTEN (default: --database-url)")
 }
 
 // Servers is what the bench commands take from the puzzled command: its
