@@ -93,6 +93,48 @@ func WaitJob(t *testing.T, c *client.Client, id int64, timeout time.Duration, wh
 	return j
 }
 
+// SearchStall is how long WaitFinished lets a job go without any sign of
+// progress. A search's wall time depends on how busy the machine is (under
+// two CPU hogs and CI's other packages a solve process may get a tenth of
+// a core); its checkpoints keep coming all the same, however slowly.
+const SearchStall = 2 * time.Minute
+
+// WaitFinished polls a job until it is final, failing the test when the job
+// shows no progress for SearchStall: its state, attempts, checkpoints and
+// node count all unchanged. A run that goes on checkpointing is waited for
+// however long the machine makes it, up to go test's own timeout.
+func WaitFinished(t *testing.T, c *client.Client, id int64) wire.Job {
+	t.Helper()
+	type mark struct {
+		state       jobtype.State
+		attempts    int32
+		checkpoints int32
+		nodes       int64
+	}
+	var last mark
+	moved := time.Now()
+	for {
+		j, err := c.GetJob(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if Finished(j) {
+			return j
+		}
+		now := mark{state: j.State, attempts: j.Attempts}
+		if j.Progress != nil {
+			now.checkpoints, now.nodes = j.Progress.Checkpoints, j.Progress.Nodes
+		}
+		if now != last {
+			last, moved = now, time.Now()
+		}
+		if time.Since(moved) > SearchStall {
+			t.Fatalf("job %d made no progress for %s: %+v", id, SearchStall, last)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // Checkpointed holds once a job has stored n checkpoints.
 func Checkpointed(n int32) func(wire.Job) bool {
 	return func(j wire.Job) bool { return j.Progress != nil && j.Progress.Checkpoints >= n }

@@ -81,7 +81,7 @@ func TestChaosKilledWorkersJobRunsAgainElsewhereWithinSeconds(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	done := faultstest.WaitJob(t, c, job.ID, 4*time.Minute, "finished", faultstest.Finished)
+	done := faultstest.WaitFinished(t, c, job.ID)
 	sol, err := c.GetSolution(t.Context(), job.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@ func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 
 	faultstest.WaitDone(t, c, batch, 1, 3*time.Minute)
 	faultstest.CheckOneResultEach(t, s.DatabaseURL, batch, n)
-	done := faultstest.WaitJob(t, c, long.ID, 4*time.Minute, "finished", faultstest.Finished)
+	done := faultstest.WaitFinished(t, c, long.ID)
 	if done.Attempts != 1 || done.State != jobtype.Done {
 		t.Fatalf("the job running at the flush: %+v; want done in its one attempt", done)
 	}
@@ -205,7 +205,7 @@ func TestSigtermDuringARedisPartitionEnds(t *testing.T) {
 
 	resume()
 	s.StartWorker(t)
-	done := faultstest.WaitJob(t, c, job.ID, 4*time.Minute, "finished", faultstest.Finished)
+	done := faultstest.WaitFinished(t, c, job.ID)
 	sol, err := c.GetSolution(t.Context(), job.ID)
 	if err != nil {
 		t.Fatal(err)
