@@ -28,6 +28,11 @@ type Proc struct {
 	done   chan struct{}
 }
 
+// EnvShowLogs, when set, has every process's log shown at cleanup, not
+// only a failed test's (to see what a slow but passing test spent its time
+// on).
+const EnvShowLogs = "PUZZLED_TEST_SHOW_LOGS"
+
 // CleanupGrace is how long cleanup waits for a process (and then for each
 // of its descendants) to exit after SIGTERM before it sends SIGKILL.
 const CleanupGrace = 10 * time.Second
@@ -52,7 +57,7 @@ func Start(t testing.TB, env []string, args ...string) *Proc {
 // JSON log lines, and ends it at cleanup.
 func startCmd(t testing.TB, cmd *exec.Cmd) *Proc {
 	t.Helper()
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = procAttr()
 	p := &Proc{t: t, cmd: cmd, news: make(chan struct{}, 1), done: make(chan struct{})}
 	cmd.Stdout = &p.stdout
 	stderr, err := cmd.StderrPipe()
@@ -65,7 +70,7 @@ func startCmd(t testing.TB, cmd *exec.Cmd) *Proc {
 	go p.readLogs(stderr)
 	t.Cleanup(func() {
 		p.end(CleanupGrace)
-		if t.Failed() {
+		if t.Failed() || os.Getenv(EnvShowLogs) != "" {
 			t.Logf("log of %v:\n%s", cmd.Args, p.Output())
 		}
 	})

@@ -45,8 +45,9 @@ const (
 	EnvRedisAddr   = "PUZZLED_TEST_REDIS_ADDR"
 )
 
-// Run runs the tests and then stops the embedded servers that were started
-// for them. Use it in TestMain: os.Exit(envtest.Run(m)).
+// Run runs the tests, then drops the databases whose drop at cleanup failed
+// and stops the embedded servers that were started for them. Use it in
+// TestMain: os.Exit(envtest.Run(m)).
 func Run(m *testing.M) int {
 	code := m.Run()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -39,7 +39,11 @@ func PostgresURL(t testing.TB) string {
 		ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
 		defer cancel()
 		if err := dropDatabase(ctx, admin, name); err != nil {
-			t.Errorf("envtest: %v", err)
+			// Not the test's failure: PostgreSQL 15 makes every DROP
+			// DATABASE wait for a checkpoint, which on a loaded machine
+			// took over a minute. Run tries again when the tests are done.
+			t.Logf("envtest: %v; left for the end of the test binary", err)
+			shared.leaveDatabase(admin, name)
 		}
 	})
 	u, err := withDatabase(admin, name)

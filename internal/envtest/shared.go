@@ -25,6 +25,18 @@ type stack struct {
 	redis     *devstack.Redis
 	redisDir  string
 	redisErr  error
+
+	mu   sync.Mutex
+	left []leftDatabase // databases whose drop at cleanup failed
+}
+
+// leftDatabase is a test database to drop once the tests are done.
+type leftDatabase struct{ admin, name string }
+
+func (s *stack) leaveDatabase(admin, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.left = append(s.left, leftDatabase{admin, name})
 }
 
 // postgres starts the shared embedded PostgreSQL on first call.
@@ -49,8 +61,14 @@ func (s *stack) redisServer() (*devstack.Redis, error) {
 	return s.redis, s.redisErr
 }
 
-// stop stops whatever was started and removes its folders.
+// stop drops the databases left behind, stops whatever was started and
+// removes its folders. What fails is reported, not a test failure.
 func (s *stack) stop(ctx context.Context) {
+	for _, d := range s.left {
+		if err := dropDatabase(ctx, d.admin, d.name); err != nil {
+			fmt.Fprintf(os.Stderr, "envtest: %v\n", err)
+		}
+	}
 	if s.pg != nil {
 		if err := s.pg.Stop(ctx); err != nil {
 			fmt.Fprintf(os.Stderr, "envtest: stop embedded PostgreSQL: %v\n", err)

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -59,18 +60,37 @@ func OwnStack(t *testing.T, extraEnv ...string) (*e2etest.Stack, *devstack.Postg
 // whose exact search takes seconds: about 6.3 million nodes with sheep/2.
 func HardSheepLevel(t *testing.T) *sheep.Level {
 	t.Helper()
-	g, err := sheep.Generate(rand.New(rand.NewPCG(48, 7)), sheep.GenerateOpts{Tiles: 150, Layers: 20, Types: 15, Slots: 5})
+	lvl, err := generateHardSheep()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g.Level
+	return lvl
 }
+
+func generateHardSheep() (*sheep.Level, error) {
+	g, err := sheep.Generate(rand.New(rand.NewPCG(48, 7)), sheep.GenerateOpts{Tiles: 150, Layers: 20, Types: 15, Slots: 5})
+	if err != nil {
+		return nil, err
+	}
+	return g.Level, nil
+}
+
+// uninterruptedHardSheep solves the hard level once per test binary: its
+// seconds of search, repeated by every fault test, added minutes to a
+// loaded CI run.
+var uninterruptedHardSheep = sync.OnceValues(func() (solver.Result, error) {
+	lvl, err := generateHardSheep()
+	if err != nil {
+		return solver.Result{}, err
+	}
+	return sheep.New().Solve(context.Background(), lvl, solver.Options{})
+})
 
 // HardSheep is HardSheepLevel and its uninterrupted result.
 func HardSheep(t *testing.T) (json.RawMessage, solver.Result) {
 	t.Helper()
 	lvl := HardSheepLevel(t)
-	res, err := sheep.New().Solve(t.Context(), lvl, solver.Options{})
+	res, err := uninterruptedHardSheep()
 	if err != nil || res.Verdict != solver.Solved {
 		t.Fatalf("uninterrupted solve: %+v, %v", res, err)
 	}
@@ -142,6 +162,13 @@ func Checkpointed(n int32) func(wire.Job) bool {
 
 // Finished holds once a job is in a final state.
 func Finished(j wire.Job) bool { return j.State != jobtype.Queued && j.State != jobtype.Running }
+
+// BatchLevels is the size of the batch a fault test acts on mid-way: a few
+// seconds of work for two solve processes on a quiet machine, so that a
+// fault at 10 % done lands with most of it still to do, and little enough
+// that a package of such tests beside the rest of CI stays far from go
+// test's ten-minute limit under load.
+const BatchLevels = 400
 
 // TwoendsBatch submits n distinct twoends levels of `size` values.
 func TwoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {

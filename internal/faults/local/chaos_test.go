@@ -29,7 +29,6 @@ import (
 // SIGTERM mid-search.
 
 func TestChaosKillWorkerMidSearch(t *testing.T) {
-	t.Parallel()
 	level, want := faultstest.HardSheep(t)
 	const every = 250 * time.Millisecond
 	s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY="+every.String(), "PUZZLED_CONCURRENCY=1")
@@ -72,13 +71,11 @@ func TestChaosKillWorkerMidSearch(t *testing.T) {
 }
 
 func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
-	t.Parallel()
 	level, want := faultstest.HardSheep(t)
 	// An interactive job searches in the worker process, a bulk one in a
 	// child process of it (solveproc).
 	for _, priority := range []jobtype.Priority{jobtype.Interactive, jobtype.Bulk} {
 		t.Run(string(priority), func(t *testing.T) {
-			t.Parallel()
 			s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
 			c := faultstest.CheckedClient(t, s.URL)
 			job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
@@ -115,7 +112,6 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 // and another worker resumes the job from the last checkpoint. An
 // interactive job starts no child.
 func TestBulkSearchRunsInANicedChild(t *testing.T) {
-	t.Parallel()
 	level, want := faultstest.HardSheep(t)
 	s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1", "PUZZLED_METRICS_ADDR=127.0.0.1:0",
 		"PUZZLED_BULK_PRIORITY=10")
@@ -220,7 +216,6 @@ func solveChildren(p *e2etest.Proc) []e2etest.Process {
 }
 
 func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
-	t.Parallel()
 	s := e2etest.StartStack(t, "PUZZLED_CONCURRENCY=4")
 	c := faultstest.CheckedClient(t, s.URL)
 	g, err := sheep.Generate(rand.New(rand.NewPCG(19, 7)), sheep.GenerateOpts{Tiles: 240, Layers: 20, Types: 15, Slots: 7})
@@ -266,7 +261,6 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 }
 
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
-	t.Parallel()
 	s := e2etest.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
 	c := faultstest.CheckedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), faultstest.HardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
