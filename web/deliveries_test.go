@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -43,6 +44,18 @@ func TestBatchPageShowsDeliveries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// On failure, what the API and the receiver saw, beside the page's
+	// screenshot (a loaded CI run once showed no second attempt).
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		mu.Lock()
+		got := attempts
+		mu.Unlock()
+		d, err := c.BatchDeliveries(context.Background(), id)
+		t.Logf("the receiver got %d request(s); GET /v1/batches/%d/deliveries: %+v (%v)", got, id, d, err)
+	})
 	b := newBrowser(t, base)
 	tb := b.open(t, "deliveries", "/ui/batches/"+strconv.FormatInt(id, 10))
 	tb.run(t, chromedp.WaitVisible(`#deliveries tr[data-state="delivered"]`, chromedp.ByQuery))

@@ -89,7 +89,7 @@ func (d *Deliverer) log(ev store.DeliveryEvent, attempt int32, rec store.Deliver
 		slog.Int("attempt", int(attempt)), slog.Int("status", ans.status), slog.Duration("took", rec.Duration)}
 	switch rec.State {
 	case store.EventDelivered:
-		d.cfg.Logger.Debug("webhook delivered", attrs...)
+		d.cfg.Logger.Info("webhook delivered", attrs...)
 	case store.EventFailed:
 		d.cfg.Logger.Warn("webhook failed for good", append(attrs, slog.Any("error", ans.err))...)
 	default:
