@@ -94,7 +94,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 	if groups.Database {
 		fs.StringVar(&cfg.databaseURL, "database-url", env("PUZZLED_DATABASE_URL", "postgres://127.0.0.1:5432/puzzled"), "PostgreSQL URL [PUZZLED_DATABASE_URL]")
 		fs.StringVar(&cfg.pooler, "database-pooler", env("PUZZLED_DATABASE_POOLER", poolerNone), `what --database-url goes through: "none" (PostgreSQL itself, or a pooler in session mode) or "transaction" (PgBouncer in transaction mode: no prepared statements, and --direct-database-url is required) [PUZZLED_DATABASE_POOLER]`)
-		fs.StringVar(&cfg.directURL, "direct-database-url", env("PUZZLED_DIRECT_DATABASE_URL", ""), "URL of PostgreSQL itself, not through a transaction pooler, for migrations (a session's advisory lock) and the long-poll listener (LISTEN) (default: --database-url) [PUZZLED_DIRECT_DATABASE_URL]")
+		fs.StringVar(&cfg.directURL, "direct-database-url", env("PUZZLED_DIRECT_DATABASE_URL", env("PUZZLED_MIGRATE_DATABASE_URL", "")), "URL of PostgreSQL itself, not through a transaction pooler, for migrations (a session's advisory lock) and the long-poll listener (LISTEN) (default: --database-url) [PUZZLED_DIRECT_DATABASE_URL, or its other name PUZZLED_MIGRATE_DATABASE_URL]")
 		fs.DurationVar(&cfg.startTimeout, "start-timeout", envDuration("PUZZLED_START_TIMEOUT", 2*time.Minute), "how long serve and work wait at start for PostgreSQL (and work for Redis) to be reachable, retrying with backoff [PUZZLED_START_TIMEOUT]")
 	}
 	if groups.Redis {

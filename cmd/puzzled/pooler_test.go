@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -38,12 +39,17 @@ func TestBehindPgBouncerInTransactionMode(t *testing.T) {
 	}
 
 	// Four migrations at once, as four processes starting together: the
-	// direct URL's advisory lock lets one apply each file once.
-	env = append(env, "PUZZLED_DIRECT_DATABASE_URL="+direct)
+	// direct URL's advisory lock lets one apply each file once. Two of them
+	// name it by its other name, PUZZLED_MIGRATE_DATABASE_URL.
 	var migrators []*e2etest.Proc
-	for range 4 {
-		migrators = append(migrators, e2etest.Start(t, env, "migrate", "up"))
+	for i := range 4 {
+		name := "PUZZLED_DIRECT_DATABASE_URL="
+		if i%2 == 1 {
+			name = "PUZZLED_MIGRATE_DATABASE_URL="
+		}
+		migrators = append(migrators, e2etest.Start(t, append(slices.Clip(env), name+direct), "migrate", "up"))
 	}
+	env = append(env, "PUZZLED_DIRECT_DATABASE_URL="+direct)
 	for i, p := range migrators {
 		<-p.Done()
 		if p.ExitCode() != 0 {
