@@ -1,6 +1,7 @@
 package worker_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -127,6 +128,28 @@ type env struct {
 	kind  *sleepKind
 	// pool, if set, runs the bulk searches of the workers (startWorker).
 	pool *solveproc.Pool
+	// logs has what the test's workers and dispatchers logged, shown
+	// when the test fails.
+	logs    *syncBuffer
+	started int // workers started (startWorker)
+}
+
+// syncBuffer collects log lines from several goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 func newEnv(t *testing.T) *env {
@@ -147,7 +170,13 @@ func newEnv(t *testing.T) *env {
 	}
 	qc := queue.NewClient(opt)
 	t.Cleanup(func() { qc.Close() })
-	return &env{st: st, url: url, redis: opt, qc: qc, kind: newSleepKind(false)}
+	logs := &syncBuffer{}
+	t.Cleanup(func() {
+		if t.Failed() {
+			t.Logf("what the workers logged:\n%s", logs)
+		}
+	})
+	return &env{st: st, url: url, redis: opt, qc: qc, kind: newSleepKind(false), logs: logs}
 }
 
 // startWorker runs a worker process's loop (asynq server, handler,
@@ -155,13 +184,15 @@ func newEnv(t *testing.T) *env {
 // gracefully and waits. opts, if given, adjust the worker's Config.
 func (e *env) startWorker(t *testing.T, concurrency int, opts ...func(*worker.Config)) (stop func()) {
 	t.Helper()
+	e.started++
+	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})).With("worker", e.started)
 	cfg := worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond,
-		Processes: e.pool}
+		Processes: e.pool, Logger: log}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	w := worker.New(cfg)
-	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
+	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond, Logger: log})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -235,6 +266,11 @@ func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
 // waitBatch waits until every job of the batch is final.
 func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jobRow {
 	t.Helper()
+	defer func() {
+		if t.Failed() {
+			t.Logf("jobs of batch %d: %+v", batchID, e.jobs(t, batchID))
+		}
+	}()
 	waittest.WaitFor(t, timeout, fmt.Sprintf("batch %d to be done", batchID), func() bool {
 		b, err := e.st.GetBatch(t.Context(), batchID)
 		if err != nil {
