@@ -15,7 +15,8 @@ import (
 // the dispatchers of live workers take its jobs over (store.TakeOverJobs).
 // DeadAfter allows four missed beats, so a worker slowed down by a busy
 // machine is not judged dead, while a killed worker's jobs run again
-// within about DeadAfter plus a dispatcher round.
+// within about DeadAfter plus a dispatcher round. It is the default of
+// Config.DeadAfter (`puzzled work --dead-after`).
 const (
 	HeartbeatEvery = time.Second
 	DeadAfter      = 5 * time.Second
@@ -33,9 +34,9 @@ func newWorkerID() string {
 // beatOnce writes one heartbeat, registering the worker on the first.
 func (w *Worker) beatOnce(ctx context.Context) error {
 	host, _ := os.Hostname()
-	ctx, cancel := context.WithTimeout(ctx, DeadAfter)
+	ctx, cancel := context.WithTimeout(ctx, w.owner.DeadAfter)
 	defer cancel()
-	return w.cfg.Store.Beat(ctx, w.owner.ID, host, os.Getpid(), DeadAfter/2)
+	return w.cfg.Store.Beat(ctx, w.owner.ID, host, os.Getpid(), w.owner.DeadAfter/2)
 }
 
 // register writes the worker's first heartbeat, trying until it is written

@@ -59,6 +59,10 @@ type Config struct {
 	// depend on how busy the machine is.
 	SlowAfter      time.Duration
 	InProcessSlice time.Duration
+	// DeadAfter is how old a worker's last heartbeat must be for the
+	// others to judge it dead and take its jobs over (default DeadAfter).
+	// Every worker of an installation must use the same.
+	DeadAfter time.Duration
 }
 
 // Observer receives events for metrics.
@@ -117,13 +121,16 @@ func New(cfg Config) *Worker {
 	if cfg.InProcessSlice <= 0 {
 		cfg.InProcessSlice = InProcessSlice
 	}
+	if cfg.DeadAfter <= 0 {
+		cfg.DeadAfter = DeadAfter
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if cfg.ID == "" {
 		cfg.ID = newWorkerID()
 	}
-	w := &Worker{cfg: cfg, owner: store.Owner{ID: cfg.ID, DeadAfter: DeadAfter}, stopping: make(chan struct{}),
+	w := &Worker{cfg: cfg, owner: store.Owner{ID: cfg.ID, DeadAfter: cfg.DeadAfter}, stopping: make(chan struct{}),
 		held: map[int64]bool{}, bundles: map[store.BundleKey]bool{}}
 	if cfg.Processes != nil && cfg.YieldToInteractive {
 		w.yield = newYielder(cfg.Processes)

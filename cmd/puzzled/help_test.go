@@ -22,6 +22,7 @@ func TestHelpExitsZeroWithUsage(t *testing.T) {
 		{[]string{"serve", "-h"}, "-http-addr"},
 		{[]string{"serve", "--help"}, "-max-batch-body"},
 		{[]string{"work", "-h"}, "-concurrency"},
+		{[]string{"work", "--help"}, "-dead-after"},
 		{[]string{"dev", "-h"}, "-data-dir"},
 		{[]string{"migrate", "-h"}, "-database-url"},
 		{[]string{"token", "-h"}, "usage: puzzled token create"},
@@ -53,5 +54,16 @@ func TestBadUsageExitsNonZero(t *testing.T) {
 		if !errors.As(err, &exit) || exit.ExitCode() == 0 {
 			t.Errorf("%v: %v, want a non-zero exit", args, err)
 		}
+	}
+}
+
+// A --dead-after shorter than three heartbeats would have workers take
+// live ones for dead: work refuses it before it connects to anything.
+func TestWorkRefusesADeadAfterOfLessThanThreeBeats(t *testing.T) {
+	t.Parallel()
+	out, err := exec.Command(e2etest.Binary(t), "work", "--dead-after", "2s", "--start-timeout", "1s",
+		"--database-url", "postgres://127.0.0.1:1/none").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "--dead-after 2s: at least 3s (three heartbeats)") {
+		t.Fatalf("work --dead-after 2s: %v\n%s", err, out)
 	}
 }

@@ -25,6 +25,10 @@ func runWork(ctx context.Context, args []string) error {
 	if err := flagSet("work", &cfg, flagGroups{Database: true, Redis: true, Work: true}).Parse(args); err != nil {
 		return err
 	}
+	if min := 3 * worker.HeartbeatEvery; cfg.deadAfter < min {
+		// Shorter, and a worker would take live workers for dead between two of their beats.
+		return fmt.Errorf("--dead-after %s: at least %s (three heartbeats)", cfg.deadAfter, min)
+	}
 	logger, err := cfg.logger()
 	if err != nil {
 		return err
@@ -78,7 +82,7 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	w := worker.New(worker.Config{
 		Store: st, Registry: kinds.Registry(), Logger: logger,
 		CheckpointEvery: cfg.checkpointEvery, Observer: worker.NewMetrics(reg),
-		DifficultyPlayouts: cfg.playouts, Processes: pool, YieldToInteractive: cfg.bulkYield,
+		DifficultyPlayouts: cfg.playouts, Processes: pool, YieldToInteractive: cfg.bulkYield, DeadAfter: cfg.deadAfter,
 	})
 	worker.RegisterYieldMetrics(reg, w)
 	d := queue.NewDispatcher(queue.DispatcherConfig{

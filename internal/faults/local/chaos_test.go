@@ -76,7 +76,7 @@ func TestChaosSigtermHandsJobToAnotherWorker(t *testing.T) {
 	// child process of it (solveproc).
 	for _, priority := range []jobtype.Priority{jobtype.Interactive, jobtype.Bulk} {
 		t.Run(string(priority), func(t *testing.T) {
-			s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1")
+			s, _, _ := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_CONCURRENCY=1", faultstest.NoTakeover)
 			c := faultstest.CheckedClient(t, s.URL)
 			job, err := c.CreateJob(t.Context(), level, jobtype.Options{Priority: priority, Budget: solver.Budget{MaxMS: 600_000}})
 			if err != nil {
@@ -261,7 +261,7 @@ func TestChaosDuplicateDeliveryWritesOneResult(t *testing.T) {
 }
 
 func TestCancelStopsARunningSearchForGood(t *testing.T) {
-	s := e2etest.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1")
+	s := e2etest.StartStack(t, "PUZZLED_CHECKPOINT_EVERY=200ms", "PUZZLED_STALE_AFTER=1s", "PUZZLED_CONCURRENCY=1", faultstest.NoTakeover)
 	c := faultstest.CheckedClient(t, s.URL)
 	job, err := c.CreateJob(t.Context(), faultstest.HardSheepLevel(t).Canonical(), jobtype.Options{Budget: solver.Budget{MaxMS: 600_000}})
 	if err != nil {

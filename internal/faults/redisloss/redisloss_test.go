@@ -60,7 +60,7 @@ func flushAll(t *testing.T, addr string) {
 func TestChaosFlushAllResumesWithinSecondsAndStartsNoJobTwice(t *testing.T) {
 	// The stale re-check stays at its default minute: the resume must come
 	// from noticing the flush.
-	s, _, redis := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=250ms", "PUZZLED_CONCURRENCY=2")
+	s, _, redis := faultstest.OwnStack(t, "PUZZLED_CHECKPOINT_EVERY=250ms", "PUZZLED_CONCURRENCY=2", faultstest.NoTakeover)
 	other := s.StartWorker(t)
 	conn := faultstest.DBConn(t, s.DatabaseURL)
 	c := client.New(s.URL)
