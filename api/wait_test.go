@@ -17,6 +17,7 @@ import (
 	"github.com/puzzled/puzzled/solver/columns"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -60,7 +61,7 @@ func TestLongPollJob(t *testing.T) {
 		res := longPoll(c, t, j.ID, time.Minute)
 		time.Sleep(300 * time.Millisecond) // the poll is probably waiting (if not, it answers at once)
 		finished := time.Now()
-		stored, err := f.store.FinishJobs(ctx, []store.Finish{{JobID: j.ID, SolverVersion: "x",
+		stored, _, err := storetest.Finish(ctx, f.store, []store.Finish{{JobID: j.ID, SolverVersion: "x",
 			Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(3), Optimal: true}}})
 		if err != nil || !stored[j.ID] {
 			t.Fatalf("finish: %v %v", stored, err)
@@ -154,7 +155,7 @@ func TestLongPollBatch(t *testing.T) {
 	// A waiter on one job of the batch is woken by its batch's key.
 	jobRes := longPoll(c, t, jobIDs[0], time.Minute)
 	time.Sleep(300 * time.Millisecond)
-	if _, err := f.store.FinishJobs(ctx, []store.Finish{{JobID: jobIDs[0], SolverVersion: "x",
+	if _, _, err := storetest.Finish(ctx, f.store, []store.Finish{{JobID: jobIDs[0], SolverVersion: "x",
 		Result: solver.Result{Verdict: solver.Solved, Value: solver.Int64(1), Optimal: true}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -260,7 +260,7 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	}
 
 	// A level with a definitive result is done at once, nothing enqueued.
-	if _, err := e.st.FinishJobs(t.Context(), []store.Finish{{JobID: job.ID, SolverVersion: "v", Result: solvedResult()}}); err != nil {
+	if _, _, err := storetest.Finish(t.Context(), e.st, []store.Finish{{JobID: job.ID, SolverVersion: "v", Result: solvedResult()}}); err != nil {
 		t.Fatal(err)
 	}
 	cached, err := Submit(t.Context(), e.st, e.qc, store.JobParams{Level: twoendsLevel(1), Priority: jobtype.Interactive,

@@ -14,16 +14,27 @@ import (
 // CheckpointBest) so that progress reports never read the blob. It writes
 // nothing when the job is no longer running or seq is not newer than the
 // stored one (a stale attempt must not overwrite a newer state), and
-// reports whether it wrote.
-func (s *Store) SaveCheckpoint(ctx context.Context, jobID int64, seq int32, blob []byte) (bool, error) {
-	tag, err := s.pool.Exec(ctx, `
-		INSERT INTO checkpoints (job_id, seq, nodes, best, blob)
-		SELECT $1, $2, $3, $4::jsonb, $5 WHERE EXISTS (SELECT 1 FROM jobs WHERE id = $1 AND `+stateIs(jobtype.Running)+`)
-		ON CONFLICT (job_id) DO UPDATE SET seq = excluded.seq, nodes = excluded.nodes,
-			best = excluded.best, blob = excluded.blob, updated_at = now()
-		WHERE checkpoints.seq < excluded.seq`, jobID, seq, solver.CheckpointNodes(blob), textOrNil(solver.CheckpointBest(blob)), blob)
+// reports whether it wrote. ErrFenced: the job is live but run no longer
+// holds it (see Run).
+func (s *Store) SaveCheckpoint(ctx context.Context, run Run, jobID int64, seq int32, blob []byte) (bool, error) {
+	var saved, fenced bool
+	err := s.pool.QueryRow(ctx, `
+		WITH c AS (
+			INSERT INTO checkpoints (job_id, seq, nodes, best, blob)
+			SELECT $1, $2, $3, $4::jsonb, $5 WHERE EXISTS (
+				SELECT 1 FROM jobs WHERE id = $1 AND `+stateIs(jobtype.Running)+` AND `+runHolds("$6", "$7")+`)
+			ON CONFLICT (job_id) DO UPDATE SET seq = excluded.seq, nodes = excluded.nodes,
+				best = excluded.best, blob = excluded.blob, updated_at = now()
+			WHERE checkpoints.seq < excluded.seq
+			RETURNING 1
+		)
+		SELECT EXISTS (SELECT 1 FROM c), (`+fencedCheck("$6", "$7")+`)`,
+		jobID, seq, solver.CheckpointNodes(blob), textOrNil(solver.CheckpointBest(blob)), blob, run.Worker, run.Attempt).Scan(&saved, &fenced)
 	if err != nil {
 		return false, fmt.Errorf("store: save checkpoint of job %d: %w", jobID, err)
 	}
-	return tag.RowsAffected() == 1, nil
+	if fenced {
+		return false, fmt.Errorf("checkpoint of job %d: %w", jobID, ErrFenced)
+	}
+	return saved, nil
 }

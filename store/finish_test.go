@@ -40,7 +40,8 @@ func TestKeyedWritesReadOnlyTheirJobs(t *testing.T) {
 		want  string
 	}{
 		{"FinishJobs", store.FinishJobsSQL, []any{ids[:1], []string{"v"}, []string{"solved"}, []*int64{nil},
-			[]bool{false}, []*string{nil}, []*string{str("[]")}, []*string{nil}, []string{"{}"}, []int64{1}, []*string{nil}},
+			[]bool{false}, []*string{nil}, []*string{str("[]")}, []*string{nil}, []string{"{}"}, []int64{1}, []*string{nil},
+			[]string{"w"}, []int32{1}},
 			"jobs_dup_of"},
 		{"StartJobs, MakeSolo", `UPDATE jobs SET worker_id = 'w' WHERE id = ANY ($1) AND ` + store.StillLive,
 			[]any{ids}, "jobs_pkey"},

@@ -221,26 +221,36 @@ func collectRunnable(rows pgx.Rows) ([]RunnableJob, error) {
 	})
 }
 
-// MarkRunning marks a queued job running and counts its attempt: a bundle
-// does so for a job once it turns out slow, so that the job shows as
-// running and a crash during its search counts against it.
-func (s *Store) MarkRunning(ctx context.Context, id int64) error {
-	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'running', attempts = attempts + 1,
-		started_at = coalesce(started_at, now()) WHERE id = $1 AND `+stateIs(jobtype.Queued), id)
-	if err != nil {
-		return fmt.Errorf("store: mark job %d running: %w", id, err)
-	}
-	return nil
+// MarkRunning marks a queued job of run's bundle running and counts its
+// attempt: a bundle does so for a job once it turns out slow, so that the
+// job shows as running and a crash during its search counts against it.
+// ErrFenced: the bundle is no longer run's.
+func (s *Store) MarkRunning(ctx context.Context, run Run, id int64) error {
+	return s.fencedWrite(ctx, "mark running", id, `
+		WITH u AS (
+			UPDATE jobs SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now())
+			WHERE id = $1 AND `+stateIs(jobtype.Queued)+` AND `+runHolds("$2", "$3")+`
+		)
+		`+fencedCheck("$2", "$3"), run.Worker, run.Attempt)
 }
 
-// MakeSolo takes live jobs out of their bundle: from now on each travels
-// in a task of its own, which the dispatcher enqueues at its next round.
-// The bundle's worker lets go of them.
-func (s *Store) MakeSolo(ctx context.Context, ids []int64) error {
-	_, err := s.pool.Exec(ctx, `UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL
-		WHERE id = ANY ($1) AND `+stillLive, ids)
+// MakeSolo takes live jobs out of the bundle that worker me owns: from now
+// on each travels in a task of its own, which the dispatcher enqueues at
+// its next round. ErrFenced: some were live but their bundle is no longer
+// me's (another worker took it over); the others went solo.
+func (s *Store) MakeSolo(ctx context.Context, me string, ids []int64) error {
+	var fenced int
+	err := s.pool.QueryRow(ctx, `
+		WITH u AS (
+			UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL
+			WHERE id = ANY ($1) AND `+stillLive+` AND `+bundleHolds("$2")+`
+		)
+		SELECT count(*) FROM jobs WHERE id = ANY ($1) AND `+stillLive+` AND NOT `+bundleHolds("$2"), ids, me).Scan(&fenced)
 	if err != nil {
 		return fmt.Errorf("store: make jobs solo: %w", err)
+	}
+	if fenced > 0 {
+		return fmt.Errorf("make %d of %d jobs solo: %w", fenced, len(ids), ErrFenced)
 	}
 	return nil
 }
@@ -248,6 +258,7 @@ func (s *Store) MakeSolo(ctx context.Context, ids []int64) error {
 // Finish is the outcome of one solve, for FinishJobs.
 type Finish struct {
 	JobID         int64
+	Run           Run // the run that solved it: the result is stored only if it still holds the job
 	SolverVersion string
 	Result        solver.Result
 }
@@ -260,41 +271,53 @@ type Finish struct {
 // and its start time set here. Later copies of a level in the same batch
 // (dup_of) are completed from a definitive result, or released to run on
 // their own. The map says which results were stored; a job id must appear
-// once.
-func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (map[int64]bool, error) {
+// once. fenced lists the live jobs whose result was refused because its
+// run no longer holds them (see Run): a newer run will store its own.
+func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (stored map[int64]bool, fenced []int64, err error) {
 	n := len(fs)
 	ids, versions, verdicts := make([]int64, n), make([]string, n), make([]string, n)
+	workers, runAttempts := make([]string, n), make([]int32, n)
 	values, optimal, proofs := make([]*int64, n), make([]bool, n), make([]*string, n)
 	plans, details, stats := make([]*string, n), make([]*string, n), make([]string, n)
 	elapsed, difficulty := make([]int64, n), make([]*string, n)
 	for i, f := range fs {
 		a, err := newResultArgs(f.Result)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		workers[i], runAttempts[i] = f.Run.Worker, f.Run.Attempt
 		ids[i], versions[i], verdicts[i] = f.JobID, f.SolverVersion, a.verdict
 		values[i], optimal[i], proofs[i] = a.value, a.optimal, a.proof
 		plans[i], details[i], stats[i] = textOrNil(a.plan), textOrNil(a.details), string(a.stats)
 		elapsed[i], difficulty[i] = f.Result.Stats.ElapsedMS, difficultyArg(f.Result)
 	}
-	rows, err := s.pool.Query(ctx, finishJobsSQL, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed, difficulty)
+	rows, err := s.pool.Query(ctx, finishJobsSQL, ids, versions, verdicts, values, optimal, proofs, plans, details, stats, elapsed,
+		difficulty, workers, runAttempts)
 	if err != nil {
-		return nil, fmt.Errorf("store: finish jobs: %w", err)
+		return nil, nil, fmt.Errorf("store: finish jobs: %w", err)
 	}
-	done, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	stored = make(map[int64]bool, n)
+	var id int64
+	var ok bool
+	_, err = pgx.ForEachRow(rows, []any{&id, &ok}, func() error {
+		if ok {
+			stored[id] = true
+		} else {
+			fenced = append(fenced, id)
+		}
+		return nil
+	})
 	if err != nil {
-		return nil, fmt.Errorf("store: finish jobs: %w", err)
+		return nil, nil, fmt.Errorf("store: finish jobs: %w", err)
 	}
-	stored := make(map[int64]bool, len(done))
-	for _, id := range done {
-		stored[id] = true
-	}
-	return stored, nil
+	return stored, fenced, nil
 }
 
 // finishJobsSQL is FinishJobs' statement; its parameters are the columns
-// of the finishes, as arrays.
-const finishJobsSQL = `
+// of the finishes, as arrays. It returns the stored jobs (true) and the
+// fenced ones (false). (A variable only because runHolds builds part of
+// it; nothing writes it.)
+var finishJobsSQL = `
 		WITH i AS (
 			SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::bool[], $6::text[],
 				$7::text[], $8::text[], $9::text[], $10::bigint[], $11::text[])
@@ -307,9 +330,21 @@ const finishJobsSQL = `
 			UPDATE jobs SET state = 'done', finished_at = now(), error = NULL, verdict = u.verdict,
 				attempts = CASE WHEN jobs.state = 'queued' THEN jobs.attempts + 1 ELSE jobs.attempts END,
 				started_at = coalesce(jobs.started_at, now() - u.elapsed_ms * interval '1 millisecond')
-			FROM unnest($1::bigint[], $3::text[], $10::bigint[]) AS u (id, verdict, elapsed_ms)
-			WHERE jobs.id = u.id AND ` + stillLive + `
+			FROM unnest($1::bigint[], $3::text[], $10::bigint[], $12::text[], $13::int[])
+				AS u (id, verdict, elapsed_ms, worker, attempt)
+			-- jobs.id = ANY: an index condition, so that statistics that
+			-- saw few jobs never make the planner scan them all.
+			WHERE jobs.id = u.id AND jobs.id = ANY ($1::bigint[]) AND ` + stillLive + `
+				AND ` + runHolds("u.worker", "u.attempt") + `
 			RETURNING jobs.id, jobs.level_hash
+		), f AS (
+			-- Live jobs this call did not finish: their run no longer holds
+			-- them. Read only when some job was not finished. (A job that
+			-- another transaction ended after this statement's snapshot
+			-- shows here too; the worker only logs it.)
+			SELECT jobs.id FROM jobs
+			WHERE jobs.id = ANY ($1::bigint[]) AND ` + stillLive + ` AND jobs.id NOT IN (SELECT id FROM j)
+				AND (SELECT count(*) FROM j) < cardinality($1::bigint[])
 		), r AS (
 			` + insertResults + `
 			SELECT j.id, j.level_hash, i.version, i.verdict, i.value, i.optimal, i.proof,
@@ -336,7 +371,7 @@ const finishJobsSQL = `
 			WHERE i.verdict IN ` + definitiveVerdicts + `
 			ON CONFLICT (job_id) DO NOTHING
 		)
-		SELECT id FROM j`
+		SELECT id, true FROM j UNION ALL SELECT id, false FROM f`
 
 func textOrNil(b []byte) *string {
 	if b == nil {
@@ -346,24 +381,22 @@ func textOrNil(b []byte) *string {
 	return &s
 }
 
-// FailJob records err on a running job. When final, the job ends failed and
-// its waiting duplicates are released to run on their own; otherwise it
-// stays running for asynq's retry, held by no worker so that the retry may
-// start it anywhere.
-func (s *Store) FailJob(ctx context.Context, id int64, msg string, final bool) error {
-	_, err := s.pool.Exec(ctx, `
+// FailJob records err on a job that run holds. When final, the job ends
+// failed and its waiting duplicates are released to run on their own;
+// otherwise it stays running for asynq's retry, held by no worker so that
+// the retry may start it anywhere. ErrFenced: run no longer holds the job.
+func (s *Store) FailJob(ctx context.Context, run Run, id int64, msg string, final bool) error {
+	return s.fencedWrite(ctx, "fail", id, `
 		WITH j AS (
 			UPDATE jobs SET error = $2, worker_id = NULL,
 				state = CASE WHEN $3 THEN 'failed'::job_state ELSE state END,
 				finished_at = CASE WHEN $3 THEN now() END
-			WHERE id = $1 AND `+stillLive+`
+			WHERE id = $1 AND `+stillLive+` AND `+runHolds("$4", "$5")+`
 			RETURNING id
+		), d AS (
+			UPDATE jobs SET dup_of = NULL WHERE $3 AND dup_of IN (SELECT id FROM j)
 		)
-		UPDATE jobs SET dup_of = NULL WHERE $3 AND dup_of IN (SELECT id FROM j)`, id, msg, final)
-	if err != nil {
-		return fmt.Errorf("store: fail job %d: %w", id, err)
-	}
-	return nil
+		`+fencedCheck("$4", "$5"), msg, final, run.Worker, run.Attempt)
 }
 
 // CancelJob cancels a queued or running job. It returns the job's state
@@ -402,18 +435,19 @@ func (s *Store) JobState(ctx context.Context, id int64) (jobtype.State, error) {
 	return state, nil
 }
 
-// RequeueJob hands a running job back (graceful shutdown): it becomes
-// queued, held by no worker, and the attempt that was interrupted on
-// purpose is not counted. Having run, it resumes in the resumed queue,
-// ahead of jobs never started (recoveries, see LiveJob.Resumed).
-func (s *Store) RequeueJob(ctx context.Context, id int64) error {
-	_, err := s.pool.Exec(ctx, `UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL,
-			worker_id = NULL, recoveries = recoveries + 1
-		WHERE id = $1 AND `+stateIs(jobtype.Running), id)
-	if err != nil {
-		return fmt.Errorf("store: requeue job %d: %w", id, err)
-	}
-	return nil
+// RequeueJob hands a running job that run holds back (graceful
+// shutdown): it becomes queued, held by no worker, and the attempt that
+// was interrupted on purpose is not counted. Having run, it resumes in the
+// resumed queue, ahead of jobs never started (recoveries, see
+// LiveJob.Resumed). ErrFenced: run no longer holds the job.
+func (s *Store) RequeueJob(ctx context.Context, run Run, id int64) error {
+	return s.fencedWrite(ctx, "requeue", id, `
+		WITH u AS (
+			UPDATE jobs SET state = 'queued', attempts = greatest(attempts - 1, 0), enqueued_at = NULL,
+				worker_id = NULL, recoveries = recoveries + 1
+			WHERE id = $1 AND `+stateIs(jobtype.Running)+` AND `+runHolds("$2", "$3")+`
+		)
+		`+fencedCheck("$2", "$3"), run.Worker, run.Attempt)
 }
 
 func nullIfZero(v int64) *int64 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/puzzled/puzzled/solver"
 	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
 )
 
 // TestReportAndStatsFromRollups finishes the jobs of a batch with varied
@@ -44,6 +45,10 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	runs, err := storetest.ClaimBatch(ctx, st, id, n)
+	if err != nil {
+		t.Fatal(err)
+	}
 	r := rand.New(rand.NewPCG(3, 14))
 	type outcome struct {
 		verdict    solver.Verdict
@@ -56,7 +61,7 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 	var finishes []store.Finish
 	flush := func() {
 		t.Helper()
-		if _, err := st.FinishJobs(ctx, finishes); err != nil {
+		if _, _, err := st.FinishJobs(ctx, finishes); err != nil {
 			t.Fatal(err)
 		}
 		finishes = finishes[:0]
@@ -72,7 +77,7 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 			ms: int64(math.Exp(r.NormFloat64()*2 + 3)), nodes: int64(r.IntN(1_000_000))}
 		if i%37 == 0 {
 			o.failed = true
-			if err := st.FailJob(ctx, jobID, "boom", true); err != nil {
+			if err := st.FailJob(ctx, runs[jobID], jobID, "boom", true); err != nil {
 				t.Fatal(err)
 			}
 			out[i] = o
@@ -87,7 +92,7 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 			}
 		}
 		out[i] = o
-		finishes = append(finishes, store.Finish{JobID: jobID, SolverVersion: "v", Result: res})
+		finishes = append(finishes, store.Finish{JobID: jobID, Run: runs[jobID], SolverVersion: "v", Result: res})
 		if len(finishes) == 1+i%50 {
 			flush()
 		}

@@ -69,10 +69,11 @@ func mustCreateJob(t *testing.T, st *store.Store, lvl store.Level, version strin
 // run starts and finishes a job with res.
 func run(t *testing.T, st *store.Store, id int64, version string, res solver.Result) {
 	t.Helper()
-	if _, err := startJob(t.Context(), st, id); err != nil {
+	rj, err := startJob(t.Context(), st, id)
+	if err != nil {
 		t.Fatal(err)
 	}
-	ok, err := finishJob(t.Context(), st, id, version, res)
+	ok, err := finishJob(t.Context(), st, runOf(rj), id, version, res)
 	if err != nil || !ok {
 		t.Fatalf("FinishJob = %v, %v; want stored", ok, err)
 	}
@@ -124,8 +125,10 @@ func TestFinishJobWritesOneResult(t *testing.T) {
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("5"), "v")
 	// Two deliveries of the same task both start the job...
+	var rj store.RunnableJob
 	for range 2 {
-		if _, err := startJob(ctx, st, j.ID); err != nil {
+		var err error
+		if rj, err = startJob(ctx, st, j.ID); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -134,7 +137,7 @@ func TestFinishJobWritesOneResult(t *testing.T) {
 	stored := make(chan bool, 8)
 	for v := range int64(8) {
 		wg.Go(func() {
-			ok, err := finishJob(ctx, st, j.ID, "v", solved(v))
+			ok, err := finishJob(ctx, st, runOf(rj), j.ID, "v", solved(v))
 			if err != nil {
 				t.Error(err)
 			}
@@ -168,13 +171,13 @@ func TestCancelJobStopsEverything(t *testing.T) {
 	if err != nil || state != jobtype.Canceled {
 		t.Fatalf("CancelJob = %q, %v", state, err)
 	}
-	if ok, err := finishJob(ctx, st, j.ID, "v", solved(0)); ok || err != nil {
+	if ok, err := finishJob(ctx, st, store.Run{Worker: testOwner.ID, Attempt: 1}, j.ID, "v", solved(0)); ok || err != nil {
 		t.Fatalf("FinishJob after cancel = %v, %v; want nothing stored", ok, err)
 	}
 	if _, err := startJob(ctx, st, j.ID); !errors.Is(err, errNotRunnable) {
 		t.Fatalf("StartJob after cancel: %v", err)
 	}
-	if ok, _ := st.SaveCheckpoint(ctx, j.ID, 1, checkpointBlob(t, 10, nil, "x")); ok {
+	if ok, _ := st.SaveCheckpoint(ctx, store.Run{Worker: testOwner.ID, Attempt: 1}, j.ID, 1, checkpointBlob(t, 10, nil, "x")); ok {
 		t.Fatal("checkpoint of a canceled job was stored")
 	}
 	if state, _ := st.CancelJob(ctx, j.ID); state != jobtype.Canceled {
@@ -189,7 +192,8 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("1,2,3"), "v")
-	if _, err := startJob(ctx, st, j.ID); err != nil {
+	rj, err := startJob(ctx, st, j.ID)
+	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -206,7 +210,7 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 			}
 		}
 		blob := checkpointBlob(t, int(c.seq)*100, best, c.blob)
-		if ok, err := st.SaveCheckpoint(ctx, j.ID, c.seq, blob); err != nil || ok != c.want {
+		if ok, err := st.SaveCheckpoint(ctx, runOf(rj), j.ID, c.seq, blob); err != nil || ok != c.want {
 			t.Fatalf("SaveCheckpoint(seq %d) = %v, %v; want %v", c.seq, ok, err, c.want)
 		}
 	}
@@ -217,7 +221,7 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 	if b := got.Progress.Best; b == nil || string(b.Plan) != "[0, 1]" || b.Moves != 2 || b.Details["cleared"] != 3.0 {
 		t.Fatalf("best line so far = %+v, want the newest checkpoint's", b)
 	}
-	rj, err := startJob(ctx, st, j.ID) // the next attempt
+	rj, err = startJob(ctx, st, j.ID) // the next attempt
 	if err != nil || string(solver.CheckpointPayload(rj.Checkpoint)) != "c" || rj.CheckSeq != 3 || rj.Attempts != 2 {
 		t.Fatalf("resume = %+v, %v", rj, err)
 	}
@@ -246,10 +250,11 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("8"), "v")
-	if _, err := startJob(ctx, st, j.ID); err != nil {
+	rj, err := startJob(ctx, st, j.ID)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := st.RequeueJob(ctx, j.ID); err != nil {
+	if err := st.RequeueJob(ctx, runOf(rj), j.ID); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := st.GetJob(ctx, j.ID)
@@ -447,17 +452,18 @@ func TestNextAttemptSeesTheLastError(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
 	j := mustCreateJob(t, st, twoends("6,1"), "v")
-	if _, err := startJob(ctx, st, j.ID); err != nil {
-		t.Fatal(err)
-	}
-	if err := st.FailJob(ctx, j.ID, "solver: out of memory", false); err != nil {
-		t.Fatal(err)
-	}
 	rj, err := startJob(ctx, st, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.FailJob(ctx, runOf(rj), j.ID, "solver: out of memory", false); err != nil {
+		t.Fatal(err)
+	}
+	rj, err = startJob(ctx, st, j.ID)
 	if err != nil || rj.LastError != "solver: out of memory" || rj.Attempts != 2 {
 		t.Fatalf("second attempt: %+v, %v", rj, err)
 	}
-	if err := st.FailJob(ctx, j.ID, "gave up", true); err != nil {
+	if err := st.FailJob(ctx, runOf(rj), j.ID, "gave up", true); err != nil {
 		t.Fatal(err)
 	}
 	got, _ := st.GetJob(ctx, j.ID)
@@ -489,14 +495,14 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	for _, j := range jobs {
 		res := solved(int64(j.ID))
 		res.Stats.ElapsedMS = 5
-		fs = append(fs, store.Finish{JobID: j.ID, SolverVersion: "v", Result: res})
+		fs = append(fs, store.Finish{JobID: j.ID, Run: runOf(j), SolverVersion: "v", Result: res})
 	}
-	stored, err := st.FinishJobs(ctx, fs)
+	stored, fenced, err := st.FinishJobs(ctx, fs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !stored[jobs[0].ID] || stored[jobs[1].ID] || !stored[jobs[2].ID] {
-		t.Fatalf("stored = %v; the canceled job must get no result", stored)
+	if !stored[jobs[0].ID] || stored[jobs[1].ID] || !stored[jobs[2].ID] || len(fenced) != 0 {
+		t.Fatalf("stored = %v, fenced %v; the canceled job must get no result, and none is fenced", stored, fenced)
 	}
 	j0, err := st.GetJob(ctx, jobs[0].ID)
 	if err != nil {
@@ -513,7 +519,7 @@ func TestBundleFinishesQueuedJobsAndSkipsCanceledOnes(t *testing.T) {
 	if batch.States["done"] != 3 || batch.States["canceled"] != 1 || batch.Verdicts["solved"] != 3 || batch.Cached != 1 {
 		t.Fatalf("batch = %+v", batch)
 	}
-	if err := st.MakeSolo(ctx, []int64{jobs[0].ID, jobs[1].ID}); err != nil {
+	if err := st.MakeSolo(ctx, testOwner.ID, []int64{jobs[0].ID, jobs[1].ID}); err != nil {
 		t.Fatal(err)
 	}
 	if again, err := st.ClaimBundle(ctx, id, 0, 64, testOwner); err != nil || len(again) != 0 {
@@ -541,9 +547,13 @@ func startJob(ctx context.Context, st *store.Store, id int64) (store.RunnableJob
 	return r, nil
 }
 
-// finishJob stores one job's result and reports whether it was stored.
-func finishJob(ctx context.Context, st *store.Store, id int64, version string, res solver.Result) (bool, error) {
-	stored, err := st.FinishJobs(ctx, []store.Finish{{JobID: id, SolverVersion: version, Result: res}})
+// runOf is testOwner's run of job.
+func runOf(job store.RunnableJob) store.Run { return store.RunOf(testOwner.ID, job) }
+
+// finishJob stores the result of one job's run and reports whether it was
+// stored.
+func finishJob(ctx context.Context, st *store.Store, run store.Run, id int64, version string, res solver.Result) (bool, error) {
+	stored, _, err := st.FinishJobs(ctx, []store.Finish{{JobID: id, Run: run, SolverVersion: version, Result: res}})
 	return stored[id], err
 }
 

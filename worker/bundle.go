@@ -117,7 +117,7 @@ func (b *bundleRun) releaseHeld() {
 // sendSolo takes jobs out of the bundle (see store.MakeSolo) and lets go
 // of them, so that their own tasks may run them on this worker too.
 func (b *bundleRun) sendSolo(ctx context.Context, ids []int64) error {
-	if err := b.w.cfg.Store.MakeSolo(ctx, ids); err != nil {
+	if err := fenceLogged(b.log, b.w.cfg.Store.MakeSolo(ctx, b.w.owner.ID, ids)); err != nil {
 		return err
 	}
 	b.letGo(ids)
@@ -150,7 +150,7 @@ func (b *bundleRun) claim(ctx context.Context, p queue.Payload) error {
 	if n, _ := asynq.GetRetryCount(ctx); n > 0 && len(jobs) > 0 {
 		b.log.Warn("retried bundle split into solo jobs", slog.Int("jobs", len(jobs)))
 		defer b.w.releaseAll(jobIDs(jobs))
-		return b.w.cfg.Store.MakeSolo(ctx, jobIDs(jobs))
+		return fenceLogged(b.log, b.w.cfg.Store.MakeSolo(ctx, b.w.owner.ID, jobIDs(jobs)))
 	}
 	b.jobs = jobs
 	return nil
@@ -175,7 +175,7 @@ func (b *bundleRun) runJob(ctx context.Context, job store.RunnableJob) (more boo
 		return true, b.sendSolo(ctx, []int64{job.ID})
 	}
 	rest := jobIDs(b.jobs[b.next:])
-	a := b.w.run(ctx, log, job, func() bool { return b.turnSlow(ctx, log, job.ID, rest) }, !b.toChildren)
+	a := b.w.run(ctx, log, job, func() bool { return b.turnSlow(ctx, log, job, rest) }, !b.toChildren)
 	b.toChildren = b.toChildren || a.moved
 	act, err := b.w.settle(ctx, log, a, true)
 	switch {
@@ -239,8 +239,8 @@ func (b *bundleRun) handBack(ctx context.Context, from int, cause error) error {
 // SlowAfter and sends the jobs after it solo. It reports whether they
 // went (if not, the bundle goes on with them after this job). The job's
 // watcher calls it while the handler waits in the solver.
-func (b *bundleRun) turnSlow(ctx context.Context, log *slog.Logger, id int64, rest []int64) bool {
-	if err := b.w.cfg.Store.MarkRunning(ctx, id); err != nil {
+func (b *bundleRun) turnSlow(ctx context.Context, log *slog.Logger, job store.RunnableJob, rest []int64) bool {
+	if err := fenceLogged(log, b.w.cfg.Store.MarkRunning(ctx, b.w.runOf(job), job.ID)); err != nil {
 		log.Warn("slow job not marked running", slog.Any("error", err))
 	}
 	if len(rest) == 0 {

@@ -528,13 +528,14 @@ func TestUnusableCheckpointStartsTheSearchOver(t *testing.T) {
 	}
 	// An attempt of an older solver version left a checkpoint, then its
 	// worker shut down.
-	if err := e.st.MarkRunning(t.Context(), jobs[0].ID); err != nil {
+	run := store.RunOf("a-test", jobs[0])
+	if err := e.st.MarkRunning(t.Context(), run, jobs[0].ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.st.SaveCheckpoint(t.Context(), jobs[0].ID, 1, []byte("old format")); err != nil {
+	if _, err := e.st.SaveCheckpoint(t.Context(), run, jobs[0].ID, 1, []byte("old format")); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.st.RequeueJob(t.Context(), jobs[0].ID); err != nil {
+	if err := e.st.RequeueJob(t.Context(), run, jobs[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	e.startWorker(t, 1)

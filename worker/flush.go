@@ -22,10 +22,15 @@ func (w *Worker) flushStarts(ctx context.Context, ids []int64) ([]startReply, er
 	return out, nil
 }
 
+// finishReply is what became of one result: stored, or refused because
+// its run no longer holds the job (fenced), or neither (the job was no
+// longer live: canceled, or finished by another task).
+type finishReply struct{ stored, fenced bool }
+
 // flushFinishes stores a batch of results. A job id can appear twice (two
 // deliveries of one task finishing together): only the first is written,
 // as FinishJobs would do for a second call.
-func (w *Worker) flushFinishes(ctx context.Context, fs []store.Finish) ([]bool, error) {
+func (w *Worker) flushFinishes(ctx context.Context, fs []store.Finish) ([]finishReply, error) {
 	seen := make(map[int64]bool, len(fs))
 	unique := fs[:0:0]
 	for _, f := range fs {
@@ -34,14 +39,18 @@ func (w *Worker) flushFinishes(ctx context.Context, fs []store.Finish) ([]bool, 
 			unique = append(unique, f)
 		}
 	}
-	stored, err := w.cfg.Store.FinishJobs(ctx, unique)
+	stored, fenced, err := w.cfg.Store.FinishJobs(ctx, unique)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]bool, len(fs))
+	refused := make(map[int64]bool, len(fenced))
+	for _, id := range fenced {
+		refused[id] = true
+	}
+	out := make([]finishReply, len(fs))
 	for i, f := range fs {
-		out[i] = stored[f.JobID]
-		stored[f.JobID] = false // a later duplicate in this batch stored nothing
+		out[i] = finishReply{stored: stored[f.JobID], fenced: refused[f.JobID]}
+		stored[f.JobID], refused[f.JobID] = false, false // a later duplicate in this batch is neither
 	}
 	return out, nil
 }

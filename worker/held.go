@@ -50,6 +50,9 @@ func (w *Worker) releaseStrays(ctx context.Context, log *slog.Logger) {
 		keep.Bundles = append(keep.Bundles, b)
 	}
 	w.mu.Unlock()
+	// Bounded: the beat loop waits for it, and claims stay locked.
+	ctx, cancel := context.WithTimeout(ctx, w.owner.DeadAfter)
+	defer cancel()
 	ids, bundles, err := w.cfg.Store.ReleaseStrays(ctx, w.owner.ID, keep)
 	if err != nil {
 		log.Warn("stray jobs not released", slog.Any("error", err))

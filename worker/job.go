@@ -78,5 +78,5 @@ func (w *Worker) giveUp(ctx context.Context, log *slog.Logger, job store.Runnabl
 		last = "none recorded (the worker died during the attempt?)"
 	}
 	msg := fmt.Sprintf("gave up after %d attempts; last error: %s", job.MaxAttempts, last)
-	return errors.Join(w.cfg.Store.FailJob(ctx, job.ID, msg, true), asynq.SkipRetry)
+	return errors.Join(fenceLogged(log, w.cfg.Store.FailJob(ctx, w.runOf(job), job.ID, msg, true)), asynq.SkipRetry)
 }

@@ -36,7 +36,11 @@ func (w *Worker) beatOnce(ctx context.Context) error {
 	host, _ := os.Hostname()
 	ctx, cancel := context.WithTimeout(ctx, w.owner.DeadAfter)
 	defer cancel()
-	return w.cfg.Store.Beat(ctx, w.owner.ID, host, os.Getpid(), w.owner.DeadAfter/2)
+	err := w.cfg.Store.Beat(ctx, w.owner.ID, host, os.Getpid(), w.owner.DeadAfter/2)
+	if err == nil {
+		w.beaten()
+	}
+	return err
 }
 
 // register writes the worker's first heartbeat, trying until it is written

@@ -2,6 +2,7 @@ package worker_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func TestWorkerLetsGoOfJobsItDoesNotRun(t *testing.T) {
 	if err != nil || len(jobs) != 1 {
 		t.Fatalf("claim: %v, %v", jobs, err)
 	}
-	if err := e.st.MarkRunning(t.Context(), jobs[0].ID); err != nil {
+	if err := e.st.MarkRunning(t.Context(), store.RunOf(me, jobs[0]), jobs[0].ID); err != nil {
 		t.Fatal(err)
 	}
 	// The same worker id comes up, without a dispatcher (nothing enqueues
@@ -113,4 +114,46 @@ func TestBundleTimeoutCoversSlowAfter(t *testing.T) {
 	if worker.SlowAfter > queue.BundleJobSlack {
 		t.Fatalf("worker.SlowAfter %v > queue.BundleJobSlack %v", worker.SlowAfter, queue.BundleJobSlack)
 	}
+}
+
+// A worker whose bundle was taken over while it searched (it was judged
+// dead, but its search went on) has its result refused and says so; the
+// job stays the new owner's, whose result is the one stored (issue 30
+// item 4). The worker's watcher polls once an hour here, so that it does
+// not stop the search first as it would on a takeover it sees.
+func TestFencedWorkersResultIsRefused(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	id := e.batch(t, []int64{0}, -1, 0)
+	e.startWorker(t, 1, neverSlow, func(c *worker.Config) { c.CancelPoll = time.Hour })
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	waittest.WaitFor(t, time.Minute, "the worker to claim the bundle", func() bool {
+		var n int
+		err := conn.QueryRow(t.Context(), `SELECT count(*) FROM bundles WHERE batch_id = $1 AND worker_id IS NOT NULL`, id).Scan(&n)
+		return err == nil && n == 1
+	})
+	// Another worker finds the owner's beat too old and claims the bundle.
+	taker := store.Owner{ID: "taker", DeadAfter: time.Microsecond}
+	jobs, err := e.st.ClaimBundle(t.Context(), id, 0, 1, taker)
+	if err != nil || len(jobs) != 1 {
+		t.Fatalf("takeover: %+v, %v", jobs, err)
+	}
+	e.kind.openGate()
+	waittest.WaitFor(t, time.Minute, "the stale result to be refused", func() bool {
+		return strings.Contains(e.logs.String(), "results refused: a newer run holds the jobs (this run was fenced)")
+	})
+	if rows := e.jobs(t, id); rows[0].State != jobtype.Queued || rows[0].Results != 0 {
+		t.Fatalf("after the stale run: %+v; want the job queued (the taker's), no result", rows[0])
+	}
+	res := solver.Result{Verdict: solver.Solved, Value: solver.Int64(0), Optimal: true}
+	stored, fenced, err := e.st.FinishJobs(t.Context(), []store.Finish{{JobID: jobs[0].ID, Run: store.RunOf(taker.ID, jobs[0]),
+		SolverVersion: "1", Result: res}})
+	if err != nil || !stored[jobs[0].ID] || len(fenced) != 0 {
+		t.Fatalf("the taker's result: stored %v, fenced %v, %v", stored, fenced, err)
+	}
+	checkAllDoneOnce(t, e.jobs(t, id), 1)
 }

@@ -96,8 +96,10 @@ func (w *Worker) checkpointer(ctx context.Context, log *slog.Logger, job store.R
 	seq := job.CheckSeq
 	return func(blob []byte) {
 		seq++
-		if _, err := w.cfg.Store.SaveCheckpoint(ctx, job.ID, seq, blob); err != nil {
-			log.Warn("checkpoint not saved", slog.Any("error", err))
+		if _, err := w.cfg.Store.SaveCheckpoint(ctx, w.runOf(job), job.ID, seq, blob); err != nil {
+			if fenceLogged(log, err) != nil {
+				log.Warn("checkpoint not saved", slog.Any("error", err))
+			}
 			return
 		}
 		if w.cfg.Observer != nil {

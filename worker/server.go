@@ -128,6 +128,7 @@ type servers struct {
 // startServers starts the asynq servers of cfg with handler.
 func startServers(cfg ServeConfig, logger *slog.Logger, w *Worker) (servers, error) {
 	mux := asynq.NewServeMux()
+	mux.Use(w.whilePostgresReachable)
 	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
 	mux.HandleFunc(queue.TypeGenerate, w.HandleGenerate)
 	s := servers{main: mainServer(cfg, logger)}
@@ -162,11 +163,15 @@ func (s servers) stop(w *Worker) {
 // then bulk.
 func mainServer(cfg ServeConfig, logger *slog.Logger) *asynq.Server {
 	return asynq.NewServer(cfg.Redis, asynq.Config{
-		Concurrency:     cfg.Concurrency,
-		Queues:          queue.Queues,
-		StrictPriority:  true,
-		RetryDelayFunc:  queue.RetryDelay,
-		ShutdownTimeout: 10 * time.Second,
+		Concurrency:    cfg.Concurrency,
+		Queues:         queue.Queues,
+		StrictPriority: true,
+		RetryDelayFunc: retryDelay,
+		IsFailure:      isFailure,
+		// Retried tasks (given back, held elsewhere) are due again
+		// within a second, not asynq's 5 s default.
+		DelayedTaskCheckInterval: time.Second,
+		ShutdownTimeout:          10 * time.Second,
 		// asynq sleeps this long (±50 %) when it finds every queue empty;
 		// its 1 s default adds up to 1.5 s to an interactive job on an idle
 		// worker and stalls a worker between two pages of the dispatcher.
@@ -185,7 +190,8 @@ func reservedServer(cfg ServeConfig, logger *slog.Logger) *asynq.Server {
 	return asynq.NewServer(cfg.Redis, asynq.Config{
 		Concurrency:     cfg.InteractiveSlots,
 		Queues:          map[string]int{queue.Interactive: 1},
-		RetryDelayFunc:  queue.RetryDelay,
+		RetryDelayFunc:  retryDelay,
+		IsFailure:       isFailure,
 		ShutdownTimeout: 10 * time.Second,
 		// asynq has no blocking dequeue: an idle server sleeps this
 		// long (±50 %) between polls. Short here, for latency; the

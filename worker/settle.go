@@ -54,14 +54,14 @@ func classify(err error) action {
 // thing: a job to retry goes solo (its own task retries it) instead of
 // failing the bundle's task.
 func (w *Worker) settle(ctx context.Context, log *slog.Logger, a attempt, inBundle bool) (action, error) {
-	id := a.job.ID
+	id, run := a.job.ID, w.runOf(a.job)
 	act := classify(a.err)
 	switch act {
 	case actStore:
 		return act, nil
 	case actHandBack:
 		log.Info("job handed back at shutdown")
-		return act, w.cfg.Store.RequeueJob(context.WithoutCancel(ctx), id)
+		return act, fenceLogged(log, w.cfg.Store.RequeueJob(context.WithoutCancel(ctx), run, id))
 	case actTakenOver:
 		log.Warn("job taken over by another worker (this worker's heartbeat was late); this run stops")
 		return act, nil
@@ -70,17 +70,17 @@ func (w *Worker) settle(ctx context.Context, log *slog.Logger, a attempt, inBund
 		return act, nil
 	case actFail:
 		log.Error("job failed", slog.Any("error", a.err))
-		return act, w.cfg.Store.FailJob(ctx, id, a.err.Error(), true)
+		return act, fenceLogged(log, w.cfg.Store.FailJob(ctx, run, id, a.err.Error(), true))
 	case actTaskEnded:
 		if inBundle {
 			return act, nil // asynq retries the bundle, and the retry sends the jobs left solo
 		}
 	}
 	// actRetry, and a solo job's actTaskEnded.
-	err := w.cfg.Store.FailJob(context.WithoutCancel(ctx), id, a.err.Error(), false)
+	err := fenceLogged(log, w.cfg.Store.FailJob(context.WithoutCancel(ctx), run, id, a.err.Error(), false))
 	if inBundle {
 		log.Warn("attempt failed, job goes solo to retry", slog.Any("error", a.err))
-		return act, errors.Join(err, w.cfg.Store.MakeSolo(ctx, []int64{id}))
+		return act, errors.Join(err, fenceLogged(log, w.cfg.Store.MakeSolo(ctx, w.owner.ID, []int64{id})))
 	}
 	log.Warn("attempt failed, will retry", slog.Any("error", a.err))
 	return act, err
@@ -111,24 +111,48 @@ func (w *Worker) store(ctx context.Context, log *slog.Logger, done []attempt) er
 	}
 	fs := make([]store.Finish, len(done))
 	for i, a := range done {
-		fs[i] = store.Finish{JobID: a.job.ID, SolverVersion: a.version, Result: a.res}
+		fs[i] = store.Finish{JobID: a.job.ID, Run: w.runOf(a.job), SolverVersion: a.version, Result: a.res}
 	}
 	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), flushTimeout)
 	defer cancel()
-	stored, err := w.finishes.doAll(sctx, fs)
+	replies, err := w.finishes.doAll(sctx, fs)
 	if err != nil {
 		// The task is retried (the results are computed again), but the
 		// operator learns that a write failed and why.
 		log.Warn("results not stored", slog.Int("jobs", len(fs)), slog.Int64("first_job_id", fs[0].JobID), slog.Any("error", err))
 		return err
 	}
+	var fenced []int64
 	for i, a := range done {
+		if replies[i].fenced {
+			fenced = append(fenced, a.job.ID)
+			continue
+		}
 		res := a.res
 		if w.cfg.Observer != nil {
 			w.cfg.Observer.Solved(a.job.Kind, res.Verdict, time.Duration(res.Stats.ElapsedMS)*time.Millisecond, res.Stats.Nodes)
 		}
 		log.Debug("job done", slog.Int64("job_id", a.job.ID), slog.String("verdict", string(res.Verdict)),
-			slog.Int64("nodes", res.Stats.Nodes), slog.Int64("elapsed_ms", res.Stats.ElapsedMS), slog.Bool("stored", stored[i]))
+			slog.Int64("nodes", res.Stats.Nodes), slog.Int64("elapsed_ms", res.Stats.ElapsedMS), slog.Bool("stored", replies[i].stored))
+	}
+	if len(fenced) > 0 {
+		// Not an error of the task: the job is another run's now, and
+		// that run stores its own result.
+		log.Warn("results refused: a newer run holds the jobs (this run was fenced)", slog.Any("job_ids", fenced))
 	}
 	return nil
+}
+
+// runOf is this worker's run of job (see store.Run).
+func (w *Worker) runOf(job store.RunnableJob) store.Run { return store.RunOf(w.owner.ID, job) }
+
+// fenceLogged logs a write refused because this run no longer holds its
+// job (store.ErrFenced) and drops it: the job is another run's now, which
+// is not this task's failure. Any other error is returned.
+func fenceLogged(log *slog.Logger, err error) error {
+	if errors.Is(err, store.ErrFenced) {
+		log.Warn("write refused: a newer run holds the job (this run was fenced)", slog.Any("error", err))
+		return nil
+	}
+	return err
 }

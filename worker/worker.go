@@ -80,7 +80,7 @@ type Worker struct {
 	stopping chan struct{}
 	// starts and finishes merge the store writes of concurrent handlers.
 	starts   *writeMerger[int64, startReply]
-	finishes *writeMerger[store.Finish, bool]
+	finishes *writeMerger[store.Finish, finishReply]
 	close    context.CancelFunc
 
 	// held is what this process holds: jobs it runs, and the jobs of the
@@ -100,6 +100,10 @@ type Worker struct {
 	solving atomic.Int64
 	// yield stops the bulk searches for interactive work; nil: never.
 	yield *yielder
+	// lastBeat is when the last heartbeat was written (Unix ns), and
+	// givingBack whether tasks are given back meanwhile (reach.go).
+	lastBeat   atomic.Int64
+	givingBack atomic.Bool
 }
 
 type startReply struct {

@@ -374,7 +374,8 @@ func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 // benchReports measures the reports read from rollups: /v1/stats over the
 // seeded history's whole span (30 days) and over a day, and the report of
 // a batch of reportJobs jobs stored and finished here (as workers would:
-// FinishJobs in statements of a bundle's size), n requests each.
+// bundles claimed, FinishJobs in statements of a bundle's size), n
+// requests each.
 func benchReports(ctx context.Context, c *client.Client, st *store.Store, reportJobs, n int) error {
 	fmt.Printf("\nreports, %d requests each:\n", n)
 	fmt.Printf("  %-40s %9s %9s\n", "report", "p50 ms", "p95 ms")
@@ -442,6 +443,10 @@ func finishedBatch(ctx context.Context, st *store.Store, n int) (int64, error) {
 	}); err != nil {
 		return 0, err
 	}
+	runs, err := storetest.ClaimBatch(ctx, st, id, n)
+	if err != nil {
+		return 0, err
+	}
 	r := rand.New(rand.NewPCG(uint64(salt), 5))
 	for from := 0; from < len(ids); from += store.BundleSize {
 		var fs []store.Finish
@@ -451,9 +456,9 @@ func finishedBatch(ctx context.Context, st *store.Store, n int) (int64, error) {
 			if res.Verdict == solver.Solved {
 				res.Value, res.Optimal, res.Plan = solver.Int64(1), true, json.RawMessage(`"L"`)
 			}
-			fs = append(fs, store.Finish{JobID: id, SolverVersion: "bench", Result: res})
+			fs = append(fs, store.Finish{JobID: id, Run: runs[id], SolverVersion: "bench", Result: res})
 		}
-		if _, err := st.FinishJobs(ctx, fs); err != nil {
+		if _, _, err := st.FinishJobs(ctx, fs); err != nil {
 			return 0, err
 		}
 	}

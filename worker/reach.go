@@ -1,0 +1,79 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/hibiken/asynq"
+
+	"github.com/puzzled/puzzled/queue"
+)
+
+// A worker that reaches Redis but not PostgreSQL (a partition, a
+// connection table full) must not take tasks: every one would wait in its
+// first store write, for up to the write merger's timeout, while the other
+// workers sit idle (issue 30 item 2). The heartbeat tells whether
+// PostgreSQL answers: once the last beat written is older than
+// unreachableAfter, a task taken is given back to asynq at once (after a
+// short wait in asynq's retry set) for another worker, without counting as
+// a failure of the task. Searches already running go on: a
+// PostgreSQL outage of a few seconds is common, their results are written
+// when it is back, and if this worker is judged dead meanwhile its runs
+// are fenced (store/fence.go).
+
+// unreachableAfter is how old the last heartbeat written may be before the
+// worker counts PostgreSQL as out of its reach: three beats.
+const unreachableAfter = 3 * HeartbeatEvery
+
+// errNoPostgres is a task's error when this worker cannot reach
+// PostgreSQL: asynq puts the task back for another worker, soon, and does
+// not count it as a failed attempt (isFailure).
+var errNoPostgres = errors.New("worker: PostgreSQL out of reach; task given back for another worker")
+
+// beaten records a heartbeat written now.
+func (w *Worker) beaten() {
+	w.lastBeat.Store(time.Now().UnixNano())
+	if w.givingBack.CompareAndSwap(true, false) {
+		w.cfg.Logger.Info("PostgreSQL reachable again: taking tasks")
+	}
+}
+
+// reachesPostgres reports whether the last heartbeat was written within
+// unreachableAfter.
+func (w *Worker) reachesPostgres() bool {
+	return time.Since(time.Unix(0, w.lastBeat.Load())) < unreachableAfter
+}
+
+// whilePostgresReachable is the asynq middleware that gives a task back
+// at once when PostgreSQL is out of reach. The task waits in asynq's retry
+// set until its forwarder runs (DelayedTaskCheckInterval, 1 s), so a
+// cut-off worker does not take it again at once, and whoever is free
+// then takes it.
+func (w *Worker) whilePostgresReachable(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		if !w.reachesPostgres() {
+			if w.givingBack.CompareAndSwap(false, true) {
+				w.cfg.Logger.Warn("PostgreSQL out of reach: tasks are given back for other workers until a heartbeat is written",
+					slog.Duration("last_beat_age", time.Since(time.Unix(0, w.lastBeat.Load())).Round(time.Millisecond)))
+			}
+			return errNoPostgres
+		}
+		return next.ProcessTask(ctx, t)
+	})
+}
+
+// isFailure is asynq's IsFailure: a task given back because PostgreSQL is
+// out of reach did not fail, and keeps its retry count.
+func isFailure(err error) bool { return !errors.Is(err, errNoPostgres) }
+
+// retryDelay is queue.RetryDelay, except that a task given back because
+// PostgreSQL is out of reach is due again at once (asynq's forwarder moves
+// it back to its queue within DelayedTaskCheckInterval).
+func retryDelay(n int, err error, t *asynq.Task) time.Duration {
+	if errors.Is(err, errNoPostgres) {
+		return 0
+	}
+	return queue.RetryDelay(n, err, t)
+}
