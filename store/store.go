@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -27,6 +28,9 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	pool   *pgxpool.Pool
 	direct *pgx.ConnConfig // what the Listener connects with (OpenOpts.DirectURL)
+	// beats holds the connection of a worker's heartbeats
+	// (OpenOpts.HeartbeatConn); nil: they use pool.
+	beats *pgxpool.Pool
 }
 
 // OpenOpts are the options of Open.
@@ -56,6 +60,16 @@ type OpenOpts struct {
 	// no synchronous_commit: AsyncCommit is left to the pooler (see
 	// docs/service.md).
 	TransactionPooler bool
+	// HeartbeatConn gives Beat a connection of its own, opened here and
+	// kept for the store's life: a worker's heartbeats never wait behind
+	// its busy pool, nor for a connection that a full connection table
+	// refuses (a live worker then looked dead and its jobs ran twice,
+	// issue 30 item 6).
+	HeartbeatConn bool
+	// MaxConnIdle closes the pool's connections idle this long (pgxpool's
+	// default: 30 minutes), so that a fleet's idle workers give the
+	// connection table back.
+	MaxConnIdle time.Duration
 	// DirectURL reaches PostgreSQL itself, not through a transaction
 	// pooler: the Listener's LISTEN needs a session of its own, which such
 	// a pooler does not keep. Empty means url.
@@ -88,11 +102,27 @@ func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 		}
 		setAppName(direct, opts.AppName)
 	}
+	if opts.MaxConnIdle > 0 {
+		cfg.MaxConnIdleTime = opts.MaxConnIdle
+	}
+	var beats *pgxpool.Pool
+	if opts.HeartbeatConn {
+		bcfg := cfg.Copy()
+		bcfg.MinConns, bcfg.MaxConns = 1, 1
+		// Kept: reopening it would ask a full table for a connection.
+		bcfg.MaxConnLifetime, bcfg.MaxConnIdleTime = 10*365*24*time.Hour, 10*365*24*time.Hour
+		if beats, err = pgxpool.NewWithConfig(ctx, bcfg); err != nil {
+			return nil, fmt.Errorf("store: connect the heartbeat connection: %w", err)
+		}
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
+		if beats != nil {
+			beats.Close()
+		}
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	return &Store{pool: pool, direct: direct}, nil
+	return &Store{pool: pool, direct: direct, beats: beats}, nil
 }
 
 // setAppName sets application_name unless the URL set it.
@@ -103,7 +133,12 @@ func setAppName(cfg *pgx.ConnConfig, name string) {
 }
 
 // Close closes every connection.
-func (s *Store) Close() { s.pool.Close() }
+func (s *Store) Close() {
+	s.pool.Close()
+	if s.beats != nil {
+		s.beats.Close()
+	}
+}
 
 // Ping checks that the database answers.
 func (s *Store) Ping(ctx context.Context) error {

@@ -27,6 +27,7 @@ type config struct {
 	redisDB         int
 	httpAddr        string
 	concurrency     int
+	dbConns         int           // the worker's pool size; 0: workerPoolSize
 	interactive     int           // reserved interactive slots per worker
 	interactivePoll time.Duration // their idle poll
 	checkpointEvery time.Duration
@@ -121,6 +122,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.StringVar(&cfg.metricsAddr, "metrics-addr", env("PUZZLED_METRICS_ADDR", ""), "serve the worker's /metrics here, e.g. :9091 (default off) [PUZZLED_METRICS_ADDR]")
 		fs.IntVar(&cfg.playouts, "difficulty-playouts", envInt("PUZZLED_DIFFICULTY_PLAYOUTS", 0), "playouts per player of the difficulty figures of interactive jobs that do not set difficulty.playouts; 0 = 1000, negative = no figures for any job [PUZZLED_DIFFICULTY_PLAYOUTS]")
 		bulkPriorityFlag(fs, &cfg.bulkPriority, &cfg.bulkYield)
+		fs.IntVar(&cfg.dbConns, "db-conns", envInt("PUZZLED_DB_CONNS", 0), "PostgreSQL connections of the worker's pool, besides its heartbeat connection; 0: 4 + (concurrency + interactive slots)/8 (docs/service.md, \"Connection budget\") [PUZZLED_DB_CONNS]")
 		fs.DurationVar(&cfg.deadAfter, "dead-after", envDuration("PUZZLED_DEAD_AFTER", worker.DeadAfter), "judge a worker dead, and take its jobs over, when its last heartbeat is this old; the same on every worker [PUZZLED_DEAD_AFTER]")
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
 		fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", envDuration("PUZZLED_SHUTDOWN_TIMEOUT", worker.DefaultShutdownTimeout), "after SIGTERM, exit by this long even if a search or Redis call is stuck; other workers take its jobs over [PUZZLED_SHUTDOWN_TIMEOUT]")

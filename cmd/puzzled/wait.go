@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
-	"syscall"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/puzzled/puzzled/store"
 )
 
 // The first retry of a server that is not there at start, and the longest
@@ -46,23 +43,8 @@ func untilReachable(ctx context.Context, logger *slog.Logger, what string, timeo
 	}
 }
 
-// retryable reports whether a start-up error may pass with time: the
-// server refuses or drops connections (not started yet, restarting), says
-// it is starting or shutting down, or its connection table is full. A bad
-// URL, a refused password, a missing database or a failed migration are
-// not: they are reported at once.
-func retryable(err error) bool {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) {
-		switch pgErr.Code {
-		case "53300", // too_many_connections
-			"57P01", "57P02", "57P03", // admin_shutdown, crash_shutdown, cannot_connect_now
-			"08000", "08003", "08006": // connection_exception, connection_does_not_exist, connection_failure
-			return true
-		}
-		return false
-	}
-	var opErr *net.OpError
-	return errors.As(err, &opErr) || errors.Is(err, syscall.ECONNREFUSED) || errors.Is(err, syscall.ECONNRESET) ||
-		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
-}
+// retryable reports whether a start-up error may pass with time
+// (store.Transient): a fleet waits for its servers instead of exiting.
+// A bad URL, a refused password, a missing database or a failed migration
+// are reported at once.
+func retryable(err error) bool { return store.Transient(err) }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"runtime"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -103,13 +104,27 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 	return errors.Join(err, waitWebhooks())
 }
 
-// workerStoreOpts: asynchronous commits, and a connection per solve plus
-// room for the dispatcher and checkpoints.
+// workerStoreOpts: asynchronous commits, a pool of --db-conns
+// (workerPoolSize by default), and the heartbeats on a connection of
+// their own.
 func workerStoreOpts(cfg config) store.OpenOpts {
 	host, _ := os.Hostname()
-	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(cfg.concurrency+cfg.interactive) + 8,
+	conns := cfg.dbConns
+	if conns <= 0 {
+		conns = workerPoolSize(cfg.concurrency + cfg.interactive)
+	}
+	return store.OpenOpts{AsyncCommit: true, MaxConns: int32(conns), HeartbeatConn: true, MaxConnIdle: time.Minute,
 		AppName: "puzzled-work@" + host}
 }
+
+// workerPoolSize is a worker's pool for slots solves at once. A solve
+// holds a connection only for a moment: starts and results of concurrent
+// solves go in one statement each (the write mergers), a bundle's claim and
+// a running job's state poll are single-row reads. Four cover the mergers,
+// the dispatcher and the webhooks; one more per eight slots covers claims,
+// polls and checkpoints. It was slots + 8, so that ten workers of 32 slots
+// asked for 410 connections of a table of 100.
+func workerPoolSize(slots int) int { return 4 + slots/8 }
 
 // raiseMaxProcs gives the Go scheduler a thread per solve slot plus two for
 // the API, the dispatcher and I/O. With only one per CPU, busy bulk

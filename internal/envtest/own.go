@@ -12,14 +12,22 @@ import (
 // OwnPostgres starts a PostgreSQL server of this test alone on a free port
 // (fsync off), for tests that kill, restart or otherwise break it. It is
 // stopped and its folder removed at cleanup.
-func OwnPostgres(t testing.TB) *devstack.Postgres {
+func OwnPostgres(t testing.TB) *devstack.Postgres { return OwnPostgresWith(t, nil) }
+
+// OwnPostgresWith is OwnPostgres with server settings of the test's own
+// on top of envtest's (max_connections, say).
+func OwnPostgresWith(t testing.TB, settings map[string]string) *devstack.Postgres {
 	t.Helper()
 	dir, err := newTempDir("ownpg")
 	if err != nil {
 		t.Fatalf("envtest: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	pg, err := devstack.StartPostgres(context.Background(), postgresConfig(dir))
+	cfg := postgresConfig(dir)
+	for k, v := range settings {
+		cfg.Settings[k] = v
+	}
+	pg, err := devstack.StartPostgres(context.Background(), cfg)
 	if err != nil {
 		t.Fatalf("envtest: own PostgreSQL: %v", err)
 	}

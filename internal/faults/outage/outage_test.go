@@ -1,6 +1,7 @@
 // Package outage_test holds the fault tests of PostgreSQL's outages: a
 // restart while a batch runs, a worker started while its servers are down,
-// a first heartbeat that cannot be written, against a real puzzled stack on
+// a first heartbeat that cannot be written, a full connection table,
+// against a real puzzled stack on
 // servers of the test's own (internal/faults/faultstest), with every job
 // checked to end with exactly one result. Redis's faults are
 // internal/faults/redisloss, the processes' internal/faults/local and
@@ -15,12 +16,18 @@
 package outage_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/internal/e2etest"
@@ -28,6 +35,7 @@ import (
 	"github.com/puzzled/puzzled/internal/faults/faultstest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/worker"
 )
 
 func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
@@ -136,5 +144,77 @@ func TestWorkerRegistersDespiteASlowFirstHeartbeat(t *testing.T) {
 	case <-w.Done():
 		t.Fatalf("the worker exited:\n%s", w.Output())
 	default:
+	}
+}
+
+// TestFullConnectionTableJudgesNoLiveWorkerDead: ten workers of
+// concurrency 32 against a PostgreSQL of max_connections = 100, and then
+// its connection table filled to the last slot for longer than --dead-after
+// while they work through a batch (issue 30 item 6). Heartbeats have a
+// connection of their own, opened at start: no live worker is judged dead,
+// no job is taken over or runs twice, every job ends with one result.
+// Before, a full table made heartbeats fail and 29 jobs ran twice.
+func TestFullConnectionTableJudgesNoLiveWorkerDead(t *testing.T) {
+	const workers, levels = 10, 1500
+	pg, redis := envtest.OwnPostgresWith(t, map[string]string{"max_connections": "100"}), envtest.OwnRedis(t)
+	s := &e2etest.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(),
+		ExtraEnv: []string{"PUZZLED_BULK_PRIORITY=off", "PUZZLED_CONCURRENCY=32"}}
+	s.Start(t)
+	procs := []*e2etest.Proc{s.Work}
+	for len(procs) < workers {
+		procs = append(procs, s.StartWorker(t))
+	}
+	conn := faultstest.DBConn(t, s.DatabaseURL)
+	c := client.New(s.URL)
+	id := faultstest.TwoendsBatch(t, c, levels, 4000)
+	if b := faultstest.WaitDone(t, c, id, 0.05, 2*time.Minute); b.Done == 1 {
+		t.Fatal("batch finished before the table was filled; make the jobs heavier")
+	}
+
+	// Fill every slot left, and hold them for three times --dead-after.
+	var fillers []*pgx.Conn
+	for {
+		f, err := pgx.Connect(t.Context(), s.DatabaseURL)
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "53300" {
+			break
+		}
+		if err != nil {
+			t.Fatalf("filling the connection table: %v", err)
+		}
+		fillers = append(fillers, f)
+	}
+	t.Logf("connection table full: %d more connections held for %s", len(fillers), 3*worker.DeadAfter)
+	time.Sleep(3 * worker.DeadAfter)
+	for _, f := range fillers {
+		f.Close(context.Background())
+	}
+
+	faultstest.WaitDone(t, c, id, 1, 3*time.Minute)
+	faultstest.CheckOneResultEach(t, s.DatabaseURL, id, levels)
+	var twice, recovered, dead int
+	err := conn.QueryRow(t.Context(), `
+		SELECT count(*) FILTER (WHERE attempts > 1), count(*) FILTER (WHERE recoveries > 0),
+			(SELECT count(*) FROM workers WHERE heartbeat_at < now() - interval '5 seconds')
+		FROM jobs WHERE batch_id = $1`, id).Scan(&twice, &recovered, &dead)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if twice != 0 || recovered != 0 || dead != 0 {
+		t.Errorf("%d jobs ran more than once, %d were taken over, %d workers' beats are late; want none", twice, recovered, dead)
+		for i, p := range procs {
+			for _, l := range strings.Split(p.Output(), "\n") {
+				if strings.Contains(l, `"level":"WARN"`) || strings.Contains(l, `"level":"ERROR"`) {
+					t.Logf("worker %d: %s", i, l)
+				}
+			}
+		}
+	}
+	for i, p := range procs {
+		for _, l := range strings.Split(p.Output(), "\n") {
+			if strings.Contains(l, "taken over") || strings.Contains(l, "heartbeat not written") {
+				t.Errorf("worker %d lost its heartbeat or a job: %s", i, l)
+			}
+		}
 	}
 }
