@@ -243,6 +243,10 @@ func (b *bundleRun) turnSlow(ctx context.Context, log *slog.Logger, job store.Ru
 	if err := fenceLogged(log, b.w.cfg.Store.MarkRunning(ctx, b.w.runOf(job), job.ID)); err != nil {
 		log.Warn("slow job not marked running", slog.Any("error", err))
 	}
+	// The results of the jobs before it are stored now, not after its
+	// search: that may take minutes, and a crash meanwhile would lose
+	// them (issue 30 item 5). A failed write keeps them for the next.
+	_ = b.flush(ctx)
 	if len(rest) == 0 {
 		return false
 	}

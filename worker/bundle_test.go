@@ -343,12 +343,13 @@ func TestSlowJobSendsTheRestOfItsBundleSolo(t *testing.T) {
 	e.startWorker(t, 2, slowAfter(2*time.Second))
 
 	// While the slow job searches (it waits for the gate) it shows
-	// running, and the jobs after it are done by the other slot as solo
-	// tasks.
+	// running, the results of the jobs before it are stored (not kept
+	// until its search ends), and the jobs after it are done by the other
+	// slot as solo tasks.
 	waittest.WaitFor(t, time.Minute, "the rest of the bundle to be done while the slow job runs", func() bool {
 		rows := e.jobs(t, id)
 		restDone := true
-		for _, r := range rows[slow+1:] {
+		for _, r := range slices.Concat(rows[:slow], rows[slow+1:]) {
 			restDone = restDone && r.State == jobtype.Done
 		}
 		if restDone && (rows[slow].State != jobtype.Running || rows[slow].Attempts != 1) {

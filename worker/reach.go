@@ -9,6 +9,7 @@ import (
 	"github.com/hibiken/asynq"
 
 	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/store"
 )
 
 // A worker that reaches Redis but not PostgreSQL (a partition, a
@@ -65,15 +66,23 @@ func (w *Worker) whilePostgresReachable(next asynq.Handler) asynq.Handler {
 }
 
 // isFailure is asynq's IsFailure: a task given back because PostgreSQL is
-// out of reach did not fail, and keeps its retry count.
-func isFailure(err error) bool { return !errors.Is(err, errNoPostgres) }
+// out of reach, or whose store write found no connection (a restarting
+// server, a full connection table: store.Transient), did not fail; it
+// keeps its retry count.
+func isFailure(err error) bool { return !errors.Is(err, errNoPostgres) && !store.Transient(err) }
 
 // retryDelay is queue.RetryDelay, except that a task given back because
 // PostgreSQL is out of reach is due again at once (asynq's forwarder moves
-// it back to its queue within DelayedTaskCheckInterval).
+// it back to its queue within DelayedTaskCheckInterval), and one whose
+// store write found no connection in a second: queue.RetryDelay's backoff
+// left the jobs of a 15 s outage idle 13–21 s after it ended (issue 30
+// item 9).
 func retryDelay(n int, err error, t *asynq.Task) time.Duration {
-	if errors.Is(err, errNoPostgres) {
+	switch {
+	case errors.Is(err, errNoPostgres):
 		return 0
+	case store.Transient(err):
+		return time.Second
 	}
 	return queue.RetryDelay(n, err, t)
 }

@@ -41,29 +41,56 @@ import (
 func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
 
 func TestChaosPostgresRestartMidBatch(t *testing.T) {
+	const outage = 15 * time.Second // as the issue measured it
 	s, pg, _ := faultstest.OwnStack(t, "PUZZLED_CONCURRENCY=2")
 	c := client.New(s.URL)
 	id := faultstest.TwoendsBatch(t, c, faultstest.BatchLevels, 4000)
 	if b := faultstest.WaitDone(t, c, id, 0.1, 2*time.Minute); b.Done == 1 {
 		t.Fatal("batch finished before the restart; make the jobs heavier")
 	}
+	before, err := c.GetBatch(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := pg.Stop(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	checked := faultstest.CheckedClient(t, s.URL) // the outage's answers are in the document too
-	_, err := checked.GetBatch(t.Context(), id)
+	_, err = checked.GetBatch(t.Context(), id)
 	if client.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("API while PostgreSQL is down: %v, want 503", err)
 	}
 	if _, err := checked.CreateJob(t.Context(), json.RawMessage(`{"kind":"twoends","values":[1]}`), jobtype.Options{}); client.StatusOf(err) != http.StatusServiceUnavailable {
 		t.Fatalf("submit while PostgreSQL is down: %v, want 503", err)
 	}
-	time.Sleep(2 * time.Second) // let workers hit the outage
+	time.Sleep(outage) // the workers hit the outage
 	if err := pg.Restart(t.Context()); err != nil {
 		t.Fatal(err)
 	}
+	back := time.Now()
+	// How long the batch sits idle once PostgreSQL is back (issue 30 item
+	// 9: 13–21 s after a 15 s outage, with asynq's backoff on the tasks
+	// that failed during it). Logged, not held to a bound: a loaded CI
+	// machine stretches it.
+	for {
+		if b, err := c.GetBatch(t.Context(), id); err == nil && b.Done > before.Done {
+			t.Logf("PostgreSQL down for %s; progress again %s after it was back", outage, time.Since(back).Round(100*time.Millisecond))
+			break
+		}
+		if time.Since(back) > 2*time.Minute {
+			t.Fatal("no progress two minutes after PostgreSQL was back")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	faultstest.WaitDone(t, c, id, 1, 3*time.Minute)
+	t.Logf("batch done %s after PostgreSQL was back", time.Since(back).Round(100*time.Millisecond))
 	faultstest.CheckOneResultEach(t, s.DatabaseURL, id, faultstest.BatchLevels)
+	var redone int
+	if err := faultstest.DBConn(t, s.DatabaseURL).QueryRow(t.Context(),
+		`SELECT count(*) FROM jobs WHERE batch_id = $1 AND attempts > 1`, id).Scan(&redone); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d jobs solved more than once (the issue saw 6)", redone)
 }
 
 // TestWorkerWaitsForItsServersAtStart: a worker started while PostgreSQL
