@@ -22,6 +22,9 @@ type RedisConfig struct {
 	Dir string
 	// Port is the TCP port on 127.0.0.1; 0 picks a free one.
 	Port int
+	// ExtraBind are addresses the server listens on besides 127.0.0.1
+	// (a test's own network, say).
+	ExtraBind []string
 	// Persist turns on RDB snapshots and the append-only file, so that data
 	// survives Restart. Without it the server keeps nothing on disk.
 	Persist bool

@@ -70,10 +70,16 @@ func (r *Redis) serverArgs(conf string, port int) []string {
 	if conf != "" {
 		args = append(args, conf)
 	}
+	// Protected mode refuses every client but loopback's while the server
+	// has no password; ExtraBind asks for others.
+	protected := "yes"
+	if len(r.cfg.ExtraBind) > 0 {
+		protected = "no"
+	}
+	args = append(args, "--port", strconv.Itoa(port), "--bind", loopback)
+	args = append(args, r.cfg.ExtraBind...)
 	args = append(args,
-		"--port", strconv.Itoa(port),
-		"--bind", loopback,
-		"--protected-mode", "yes",
+		"--protected-mode", protected,
 		"--daemonize", "no",
 		"--dir", r.cfg.Dir,
 		"--logfile", "",

@@ -43,14 +43,26 @@ const CleanupGrace = 10 * time.Second
 // the test failed.
 func Start(t testing.TB, env []string, args ...string) *Proc {
 	t.Helper()
-	cmd := exec.Command(Binary(t), args...)
+	return startCmd(t, withEnv(exec.Command(Binary(t), args...), env))
+}
+
+// StartIn is Start in network namespace netns (`ip netns exec`, which
+// runs puzzled in its own place: signals reach puzzled itself).
+func StartIn(t testing.TB, netns string, env []string, args ...string) *Proc {
+	t.Helper()
+	return startCmd(t, withEnv(exec.Command("ip", append([]string{"netns", "exec", netns, Binary(t)}, args...)...), env))
+}
+
+// withEnv gives cmd this process's environment minus every PUZZLED_
+// variable, and env.
+func withEnv(cmd *exec.Cmd, env []string) *exec.Cmd {
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "PUZZLED_") {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
 	cmd.Env = append(cmd.Env, env...)
-	return startCmd(t, cmd)
+	return cmd
 }
 
 // startCmd starts cmd in a process group of its own, reading its stderr as

@@ -48,9 +48,13 @@ func OwnPostgresWith(t testing.TB, settings map[string]string) *devstack.Postgre
 // kept on disk, so Restart brings it back empty; miniredis when redis-server
 // is not installed), for tests that kill, flush or restart it. It is stopped
 // and its folder removed at cleanup.
-func OwnRedis(t testing.TB) *devstack.Redis {
+func OwnRedis(t testing.TB) *devstack.Redis { return OwnRedisOn(t) }
+
+// OwnRedisOn is OwnRedis listening on extraBind too, addresses besides
+// 127.0.0.1 (a test's own network).
+func OwnRedisOn(t testing.TB, extraBind ...string) *devstack.Redis {
 	t.Helper()
-	r, dir, err := startRedis(context.Background())
+	r, dir, err := startRedis(context.Background(), extraBind...)
 	if err != nil {
 		t.Fatalf("envtest: own Redis: %v", err)
 	}

@@ -108,12 +108,12 @@ func postgresConfig(dir string) devstack.PostgresConfig {
 }
 
 // startRedis starts a throwaway Redis in a new temporary folder.
-func startRedis(ctx context.Context) (*devstack.Redis, string, error) {
+func startRedis(ctx context.Context, extraBind ...string) (*devstack.Redis, string, error) {
 	dir, err := newTempDir("redis")
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := devstack.StartRedis(ctx, devstack.RedisConfig{Dir: dir})
+	r, err := devstack.StartRedis(ctx, devstack.RedisConfig{Dir: dir, ExtraBind: extraBind})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, "", err

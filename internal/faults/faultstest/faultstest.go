@@ -181,6 +181,14 @@ const NoTakeover = "PUZZLED_DEAD_AFTER=30s"
 // TwoendsBatch submits n distinct twoends levels of `size` values.
 func TwoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 	t.Helper()
+	return TwoendsBatchFrom(t, c, n, size, 0)
+}
+
+// TwoendsBatchFrom is TwoendsBatch with its levels shifted by first more,
+// so that batches of different firsts share no level (a level solved
+// before is done at once, from its stored result).
+func TwoendsBatchFrom(t *testing.T, c *client.Client, n, size, first int) int64 {
+	t.Helper()
 	// Each level is a single peak (values rise, then fall), the shape whose
 	// line of play costs the solver O(size²) (solver/twoends): a few
 	// milliseconds at 4,000 values, so a batch lasts seconds and a test can
@@ -191,7 +199,7 @@ func TwoendsBatch(t *testing.T, c *client.Client, n, size int) int64 {
 	for i := range levels {
 		v := make([]int64, size)
 		for j := range v {
-			v[j] = int64(i + 1 + min(j, size-1-j))
+			v[j] = int64(first + i + 1 + min(j, size-1-j))
 		}
 		levels[i], _ = json.Marshal(map[string]any{"kind": "twoends", "values": v})
 	}

@@ -1,0 +1,421 @@
+// Package hosts_test is the multi-host fault suite (issue 30): one API and
+// three workers, each in a network namespace of its own (a "host"), and a
+// PostgreSQL and a Redis of the test's own on addresses of the test's
+// network, all joined by a bridge that the test makes. Each fault cuts
+// links with iptables in a host's namespace (a partition drops packets
+// silently, as a real one does), kills or signals a process, or restarts
+// a server, while a batch runs; after each, every job must be done with
+// exactly one result, and the test logs a table: per fault, the results per
+// job, the writes refused from fenced runs, the worst wait of a job the
+// faulted worker held (after the fault heals, or after a kill), the batch's
+// time against a batch without a fault, and the faulted worker's shutdown
+// time where it was stopped.
+//
+// It needs root (network namespaces, iptables); elsewhere it skips, saying
+// why. The namespaces, the bridge and every process are removed at the end.
+// HOSTS_FAULT=<part of a fault's name> runs those faults only;
+// HOSTS_DEBUG=1 logs the last jobs of each batch to finish (id, seq, solo,
+// attempts, recoveries, start and finish in seconds after submission).
+package hosts_test
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/devstack"
+	"github.com/puzzled/puzzled/internal/e2etest"
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/faults/faultstest"
+)
+
+func TestMain(m *testing.M) { os.Exit(envtest.Run(m)) }
+
+// network is the test's own: a bridge in the root namespace holding the
+// servers' addresses, and a namespace per host joined to it by a veth.
+type network struct {
+	t      *testing.T
+	id     string // random, in every name
+	prefix string // first three bytes of the addresses, "10.213.N."
+	bridge string
+	hosts  []string
+}
+
+// run runs a command (ip, iptables), failing the test on error.
+func run(t *testing.T, name string, args ...string) {
+	t.Helper()
+	if out, err := exec.Command(name, args...).CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+}
+
+// newNetwork makes the bridge, or skips the test where that is not allowed.
+func newNetwork(t *testing.T) *network {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("the multi-host fault suite needs root (network namespaces, iptables); CI runs as root")
+	}
+	for _, tool := range []string{"ip", "iptables"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("the multi-host fault suite needs %s (.ci/run installs iptables): %v", tool, err)
+		}
+	}
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	n := &network{t: t, id: hex.EncodeToString(b[:2]), prefix: fmt.Sprintf("10.213.%d.", 1+int(b[2])%250)}
+	n.bridge = "pzb" + n.id
+	if out, err := exec.Command("ip", "link", "add", n.bridge, "type", "bridge").CombinedOutput(); err != nil {
+		t.Skipf("network namespaces or bridges are not allowed here: %v: %s", err, out)
+	}
+	t.Cleanup(func() {
+		for _, h := range n.hosts {
+			_ = exec.Command("ip", "netns", "del", h).Run()
+		}
+		_ = exec.Command("ip", "link", "del", n.bridge).Run()
+	})
+	for _, last := range []int{1, postgresHost, redisHost} {
+		run(t, "ip", "addr", "add", n.addr(last)+"/24", "dev", n.bridge)
+	}
+	run(t, "ip", "link", "set", n.bridge, "up")
+	return n
+}
+
+// The servers' addresses on the bridge, and the hosts' first.
+const (
+	postgresHost = 2
+	redisHost    = 3
+	firstHost    = 10
+)
+
+func (n *network) addr(last int) string { return n.prefix + fmt.Sprint(last) }
+
+// host makes a namespace joined to the bridge at address last, and
+// returns its name.
+func (n *network) host(name string, last int) string {
+	t := n.t
+	t.Helper()
+	ns := "pz" + n.id + "-" + name
+	run(t, "ip", "netns", "add", ns)
+	n.hosts = append(n.hosts, ns)
+	veth := fmt.Sprintf("pzv%s%d", n.id, last)
+	run(t, "ip", "link", "add", veth, "type", "veth", "peer", "name", "eth0", "netns", ns)
+	run(t, "ip", "link", "set", veth, "master", n.bridge, "up")
+	run(t, "ip", "-n", ns, "addr", "add", n.addr(last)+"/24", "dev", "eth0")
+	run(t, "ip", "-n", ns, "link", "set", "eth0", "up")
+	run(t, "ip", "-n", ns, "link", "set", "lo", "up")
+	return ns
+}
+
+// cut drops, silently, what host ns sends to or receives from peer (an
+// address), or everything on its link when peer is "".
+func (n *network) cut(ns, peer string) {
+	if peer == "" {
+		run(n.t, "ip", "netns", "exec", ns, "iptables", "-A", "INPUT", "-i", "eth0", "-j", "DROP")
+		run(n.t, "ip", "netns", "exec", ns, "iptables", "-A", "OUTPUT", "-o", "eth0", "-j", "DROP")
+		return
+	}
+	run(n.t, "ip", "netns", "exec", ns, "iptables", "-A", "INPUT", "-s", peer, "-j", "DROP")
+	run(n.t, "ip", "netns", "exec", ns, "iptables", "-A", "OUTPUT", "-d", peer, "-j", "DROP")
+}
+
+// heal removes every cut of host ns.
+func (n *network) heal(ns string) { run(n.t, "ip", "netns", "exec", ns, "iptables", "-F") }
+
+// cluster is the installation under test.
+type cluster struct {
+	t       *testing.T // the whole suite's: what it starts lives until the suite ends
+	net     *network
+	pg      *devstack.Postgres
+	redis   *devstack.Redis
+	env     []string
+	api     string // base URL
+	c       *client.Client
+	hosts   []string        // the workers' namespaces
+	workers []*e2etest.Proc // the worker on each host now
+	all     []*e2etest.Proc // every worker started
+	batches int             // submitted so far
+}
+
+func startCluster(t *testing.T) *cluster {
+	t.Helper()
+	n := newNetwork(t)
+	cl := &cluster{t: t, net: n}
+	pg := envtest.OwnPostgresWith(t, map[string]string{"listen_addresses": "127.0.0.1," + n.addr(postgresHost)})
+	redis := envtest.OwnRedisOn(t, n.addr(redisHost))
+	if redis.InProcess() {
+		t.Skip("the multi-host fault suite needs redis-server (miniredis listens on loopback only)")
+	}
+	// initdb trusts loopback only: the hosts connect from the network.
+	conn := faultstest.DBConn(t, pg.URL())
+	var hba string
+	if err := conn.QueryRow(t.Context(), `SHOW hba_file`).Scan(&hba); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(hba, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = fmt.Fprintf(f, "host all all %s0/24 trust\n", n.prefix)
+	if err = errors.Join(err, f.Close()); err != nil {
+		t.Fatalf("letting the hosts in: %v", err)
+	}
+	if _, err := conn.Exec(t.Context(), `SELECT pg_reload_conf()`); err != nil {
+		t.Fatal(err)
+	}
+	cl.pg, cl.redis = pg, redis
+	u, _ := url.Parse(pg.URL())
+	u.Host = net.JoinHostPort(n.addr(postgresHost), fmt.Sprint(pg.Port()))
+	cl.env = []string{
+		"PUZZLED_DATABASE_URL=" + u.String(),
+		"PUZZLED_REDIS_ADDR=" + net.JoinHostPort(n.addr(redisHost), fmt.Sprint(redis.Port())),
+		"PUZZLED_CONCURRENCY=2", "PUZZLED_BULK_PRIORITY=0",
+	}
+	apiHost := n.host("api", firstHost)
+	apiAddr := net.JoinHostPort(n.addr(firstHost), "8080")
+	e2etest.StartIn(t, apiHost, append(cl.env, "PUZZLED_HTTP_ADDR="+apiAddr), "serve").WaitLog("api listening", time.Minute)
+	cl.api = "http://" + apiAddr
+	cl.c = client.New(cl.api)
+	for i := range 3 {
+		cl.hosts = append(cl.hosts, n.host(fmt.Sprintf("w%d", i+1), firstHost+1+i))
+		cl.workers = append(cl.workers, cl.startWorker(i))
+	}
+	return cl
+}
+
+func (cl *cluster) startWorker(i int) *e2etest.Proc {
+	w := e2etest.StartIn(cl.t, cl.hosts[i], cl.env, "work")
+	w.WaitLog("worker started", time.Minute)
+	cl.all = append(cl.all, w)
+	return w
+}
+
+// fault is one row of the suite: what it does to worker w (or to a
+// server), given the cluster; hold is how long the fault lasts before
+// heal; stop is set for faults that end the worker.
+type fault struct {
+	name string
+	hold time.Duration
+	// do makes the fault; heal ends it (nil: nothing to heal).
+	do, heal func(t *testing.T, cl *cluster, w int)
+	// stops: the worker is gone after the fault; a new one starts on its
+	// host. shutdown: the test times the worker's exit after SIGTERM.
+	stops, shutdown bool
+}
+
+var allFaults = []fault{
+	{name: "kill -9 of a worker", stops: true,
+		do: func(t *testing.T, cl *cluster, w int) { cl.workers[w].Signal(syscall.SIGKILL) }},
+	{name: "full partition of a worker, 10 s", hold: 10 * time.Second,
+		do:   func(t *testing.T, cl *cluster, w int) { cl.net.cut(cl.hosts[w], "") },
+		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
+	{name: "PostgreSQL cut from a worker, 10 s", hold: 10 * time.Second,
+		do:   func(t *testing.T, cl *cluster, w int) { cl.net.cut(cl.hosts[w], cl.net.addr(postgresHost)) },
+		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
+	{name: "Redis cut from a worker, 10 s", hold: 10 * time.Second,
+		do:   func(t *testing.T, cl *cluster, w int) { cl.net.cut(cl.hosts[w], cl.net.addr(redisHost)) },
+		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
+	{name: "SIGTERM during a full partition", stops: true, shutdown: true,
+		do: func(t *testing.T, cl *cluster, w int) {
+			cl.net.cut(cl.hosts[w], "")
+			cl.workers[w].Signal(syscall.SIGTERM)
+		},
+		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
+	{name: "PostgreSQL restart", hold: 5 * time.Second,
+		do: func(t *testing.T, cl *cluster, w int) {
+			if err := cl.pg.Stop(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		},
+		heal: func(t *testing.T, cl *cluster, w int) {
+			if err := cl.pg.Restart(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	{name: "Redis restart, data lost", hold: 2 * time.Second,
+		do: func(t *testing.T, cl *cluster, w int) {
+			if err := cl.redis.Stop(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		},
+		heal: func(t *testing.T, cl *cluster, w int) {
+			if err := cl.redis.Restart(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+		}},
+}
+
+// faults are allFaults, or those whose name contains $HOSTS_FAULT.
+func faults() []fault {
+	var fs []fault
+	for _, f := range allFaults {
+		if strings.Contains(f.name, os.Getenv("HOSTS_FAULT")) {
+			fs = append(fs, f)
+		}
+	}
+	return fs
+}
+
+// levels is each batch's size: seconds of work for three workers of two
+// slots, so that a fault at a fifth of it lands with most still to do.
+const levels = 240
+
+// row is what one run of a fault measured.
+type row struct {
+	fault         string
+	jobs, results int
+	fenced        int
+	// waitAfterFault, waitAfterHeal: when the last of the jobs the
+	// faulted worker held at the fault finished, from the fault and from
+	// its end (a kill or a SIGTERM ends at once).
+	waitAfterFault, waitAfterHeal time.Duration
+	batchTime                     time.Duration // submission to the last job finished
+	shutdown                      time.Duration
+}
+
+func TestFaultsAcrossHosts(t *testing.T) {
+	cl := startCluster(t)
+	baseline := cl.batch(t, nil, 0)
+	t.Logf("baseline: %d jobs in %s", levels, baseline.batchTime.Round(100*time.Millisecond))
+	var rows []row
+	for _, f := range faults() {
+		for run := 1; run <= 2; run++ {
+			f, w := f, run%len(cl.hosts)
+			ok := t.Run(fmt.Sprintf("%s/%d", f.name, run), func(t *testing.T) {
+				rows = append(rows, cl.batch(t, &f, w))
+			})
+			if !ok {
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n| fault | jobs done | results per job | fenced writes refused | worst wait of an affected job after the fault (after it ended) | batch time (× baseline %.1f s) | shutdown |\n|---|---|---|---|---|---|---|\n",
+		baseline.batchTime.Seconds())
+	for _, r := range rows {
+		shutdown := "–"
+		if r.shutdown > 0 {
+			shutdown = fmt.Sprintf("%.1f s", r.shutdown.Seconds())
+		}
+		fmt.Fprintf(&b, "| %s | %d | %.2f | %d | %.1f s (%.1f s) | %.1f s (%.2f×) | %s |\n", r.fault, r.jobs, float64(r.results)/float64(r.jobs),
+			r.fenced, r.waitAfterFault.Seconds(), r.waitAfterHeal.Seconds(), r.batchTime.Seconds(),
+			r.batchTime.Seconds()/baseline.batchTime.Seconds(), shutdown)
+	}
+	t.Log(b.String())
+}
+
+// batch runs a batch with fault f made to worker w at a fifth of it (nil:
+// no fault), and checks and measures it.
+func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
+	t.Helper()
+	start := time.Now()
+	cl.batches++
+	id := faultstest.TwoendsBatchFrom(t, cl.c, levels, 4000, cl.batches*levels)
+	r := row{fault: "none"}
+	if f != nil {
+		r.fault = f.name
+		if b := faultstest.WaitDone(t, cl.c, id, 0.2, 2*time.Minute); b.Done == 1 {
+			t.Fatal("batch finished before the fault; make the jobs heavier")
+		}
+		conn := faultstest.DBConn(t, cl.pg.URL())
+		worker := faultstest.WorkerID(t, cl.workers[w])
+		var held []int64
+		rows, err := conn.Query(t.Context(), `
+			SELECT j.id FROM jobs j LEFT JOIN bundles b ON b.batch_id = j.batch_id AND b.first_seq <= j.seq AND j.seq < b.end_seq AND NOT j.solo
+			WHERE j.batch_id = $1 AND j.state IN ('queued', 'running') AND coalesce(j.worker_id, b.worker_id) = $2`, id, worker)
+		if err == nil {
+			for rows.Next() {
+				var j int64
+				_ = rows.Scan(&j)
+				held = append(held, j)
+			}
+			rows.Close()
+		}
+		logsBefore := cl.fencedLines()
+		faultAt := time.Now()
+		f.do(t, cl, w)
+		if f.shutdown {
+			select {
+			case <-cl.workers[w].Done():
+				r.shutdown = time.Since(faultAt)
+			case <-time.After(time.Minute):
+				t.Fatalf("worker still running a minute after SIGTERM during the fault")
+			}
+		}
+		time.Sleep(f.hold)
+		healed := time.Now()
+		if f.heal != nil {
+			f.heal(t, cl, w)
+		}
+		if f.stops {
+			if !f.shutdown {
+				<-cl.workers[w].Done()
+			}
+			cl.workers[w] = cl.startWorker(w)
+		}
+		faultstest.WaitDone(t, cl.c, id, 1, 3*time.Minute)
+		if f.heal == nil {
+			healed = faultAt
+		}
+		if len(held) > 0 {
+			last := cl.lastFinished(t, `id = ANY ($1)`, held)
+			r.waitAfterFault, r.waitAfterHeal = max(0, last.Sub(faultAt)), max(0, last.Sub(healed))
+		}
+		r.fenced = cl.fencedLines() - logsBefore
+	} else {
+		faultstest.WaitDone(t, cl.c, id, 1, 3*time.Minute)
+	}
+	r.batchTime = cl.lastFinished(t, `batch_id = $1`, id).Sub(start)
+	if os.Getenv("HOSTS_DEBUG") != "" {
+		rows, _ := faultstest.DBConn(t, cl.pg.URL()).Query(t.Context(), `SELECT id, seq, solo, attempts, recoveries,
+			extract(epoch FROM started_at - created_at)::numeric(8,1), extract(epoch FROM finished_at - created_at)::numeric(8,1)
+			FROM jobs WHERE batch_id = $1 ORDER BY finished_at DESC LIMIT 5`, id)
+		for rows.Next() {
+			v, _ := rows.Values()
+			t.Logf("late job: %v", v)
+		}
+		rows.Close()
+	}
+	// No worker ends but those the fault stops (and they were replaced).
+	for i, p := range cl.workers {
+		select {
+		case <-p.Done():
+			t.Fatalf("worker %d exited (status %d) during %q:\n%s", i, p.ExitCode(), r.fault, p.Output())
+		default:
+		}
+	}
+	faultstest.CheckOneResultEach(t, cl.pg.URL(), id, levels)
+	r.jobs, r.results = levels, levels // CheckOneResultEach: each done with exactly one
+	return r
+}
+
+// lastFinished is when the last of the jobs that cond selects ($1: arg)
+// finished, by PostgreSQL's clock (the test's: the same machine).
+func (cl *cluster) lastFinished(t *testing.T, cond string, arg any) time.Time {
+	t.Helper()
+	var last time.Time
+	if err := faultstest.DBConn(t, cl.pg.URL()).QueryRow(t.Context(),
+		`SELECT max(finished_at) FROM jobs WHERE `+cond, arg).Scan(&last); err != nil {
+		t.Fatal(err)
+	}
+	return last
+}
+
+// fencedLines counts the writes refused from fenced runs that the workers
+// logged so far (a log line can name several jobs; it counts once).
+func (cl *cluster) fencedLines() int {
+	n := 0
+	for _, w := range cl.all {
+		n += strings.Count(w.Output(), "this run was fenced")
+	}
+	return n
+}
