@@ -119,15 +119,13 @@ func (w *Worker) store(ctx context.Context, log *slog.Logger, done []attempt) er
 	// A write that failed for want of a connection (a full connection
 	// table, a restarting server) is tried again until flushTimeout: the
 	// work is done, and a retried task would do it again.
-	for wait := 100 * time.Millisecond; err != nil && store.Transient(err); wait = min(2*wait, 2*time.Second) {
+	for wait := 100 * time.Millisecond; err != nil && store.Transient(err) && sctx.Err() == nil; wait = min(2*wait, 2*time.Second) {
 		log.Warn("results not stored yet; retrying", slog.Int("jobs", len(fs)), slog.Duration("in", wait), slog.Any("error", err))
 		select {
 		case <-sctx.Done():
 		case <-time.After(wait):
 			replies, err = w.finishes.doAll(sctx, fs)
-			continue
 		}
-		break
 	}
 	if err != nil {
 		// The task is retried (the results are computed again), but the
