@@ -43,17 +43,12 @@ func RunOf(worker string, job RunnableJob) Run {
 var ErrFenced = errors.New("store: a newer run holds the job (this run was fenced)")
 
 // runHolds is the condition that the run of worker w and attempt a (SQL
-// expressions) holds job row jobs. The bundle of a job is found by one
-// descent of the bundles key: the last bundle of the batch that starts at
-// or before the job's seq.
+// expressions) holds job row jobs.
 func runHolds(w, a string) string {
 	return `(CASE
 		WHEN jobs.worker_id IS NOT NULL THEN jobs.worker_id = ` + w + ` AND jobs.attempts = ` + a + `
 		WHEN jobs.solo OR jobs.batch_id IS NULL THEN false
-		ELSE coalesce((
-			SELECT b.worker_id = ` + w + ` AND jobs.seq < b.end_seq FROM bundles b
-			WHERE b.batch_id = jobs.batch_id AND b.first_seq <= jobs.seq
-			ORDER BY b.first_seq DESC LIMIT 1), false)
+		ELSE ` + ownsJobsBundle(w) + `
 		END)`
 }
 
@@ -61,10 +56,17 @@ func runHolds(w, a string) string {
 // jobs is still in (what MakeSolo needs: only the bundle's worker sends
 // its jobs away).
 func bundleHolds(w string) string {
-	return `(NOT jobs.solo AND jobs.batch_id IS NOT NULL AND coalesce((
+	return `(NOT jobs.solo AND jobs.batch_id IS NOT NULL AND ` + ownsJobsBundle(w) + `)`
+}
+
+// ownsJobsBundle is the condition that worker w owns the bundle row whose
+// seq range holds job row jobs, found by one descent of the bundles key:
+// the last bundle of the batch that starts at or before the job's seq.
+func ownsJobsBundle(w string) string {
+	return `coalesce((
 			SELECT b.worker_id = ` + w + ` AND jobs.seq < b.end_seq FROM bundles b
 			WHERE b.batch_id = jobs.batch_id AND b.first_seq <= jobs.seq
-			ORDER BY b.first_seq DESC LIMIT 1), false))`
+			ORDER BY b.first_seq DESC LIMIT 1), false)`
 }
 
 // fencedWrite runs q, a statement that writes to job $1 only when its run

@@ -22,6 +22,7 @@
 package hosts_test
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -236,28 +237,30 @@ var allFaults = []fault{
 			cl.workers[w].Signal(syscall.SIGTERM)
 		},
 		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
-	{name: "PostgreSQL restart", hold: 5 * time.Second,
+	restart("PostgreSQL restart", 5*time.Second, func(cl *cluster) server { return cl.pg }),
+	restart("Redis restart, data lost", 2*time.Second, func(cl *cluster) server { return cl.redis }),
+}
+
+// server is what restart stops and starts again.
+type server interface {
+	Stop(ctx context.Context) error
+	Restart(ctx context.Context) error
+}
+
+// restart is a fault that stops the server of the cluster for hold, then
+// starts it again (Redis keeps nothing on disk: its data is lost).
+func restart(name string, hold time.Duration, of func(*cluster) server) fault {
+	return fault{name: name, hold: hold,
 		do: func(t *testing.T, cl *cluster, w int) {
-			if err := cl.pg.Stop(t.Context()); err != nil {
+			if err := of(cl).Stop(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 		},
 		heal: func(t *testing.T, cl *cluster, w int) {
-			if err := cl.pg.Restart(t.Context()); err != nil {
+			if err := of(cl).Restart(t.Context()); err != nil {
 				t.Fatal(err)
 			}
-		}},
-	{name: "Redis restart, data lost", hold: 2 * time.Second,
-		do: func(t *testing.T, cl *cluster, w int) {
-			if err := cl.redis.Stop(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-		},
-		heal: func(t *testing.T, cl *cluster, w int) {
-			if err := cl.redis.Restart(t.Context()); err != nil {
-				t.Fatal(err)
-			}
-		}},
+		}}
 }
 
 // faults are allFaults, or those whose name contains $HOSTS_FAULT.
