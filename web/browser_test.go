@@ -234,6 +234,32 @@ func (tb *tab) count(t testing.TB, sel string) int {
 	return n
 }
 
+// shown waits until sel is in the page and laid out: chromedp's
+// WaitVisible asked of the page itself, found and measured in one step.
+// The pages that poll redraw their parts, and WaitVisible once waited out
+// its 90 s on a row that the API showed delivered within the first second
+// (a loaded CI run: WaitVisible keeps a node it found, and waits for it in
+// chromedp's copy of the DOM, which a redraw can leave behind). A page
+// that navigates meanwhile is asked again (chromedp.Poll would fail).
+func shown(sel string) chromedp.Action {
+	js := fmt.Sprintf(`(() => { const e = document.querySelector(%q);
+		return !!e && e.getClientRects().length > 0; })()`, sel)
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		for {
+			var ok bool
+			if err = chromedp.Evaluate(js, &ok).Do(ctx); err == nil && ok {
+				return nil
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%s not shown: %w (last evaluation: %v)", sel, ctx.Err(), err)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	})
+}
+
 // clickNow clicks sel once it is there, found and clicked in one step: for
 // the parts of a page that it redraws while it polls (see text), where
 // chromedp.Click's node can be gone between finding and clicking it.

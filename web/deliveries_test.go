@@ -10,8 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/jobtype"
 )
@@ -58,7 +56,7 @@ func TestBatchPageShowsDeliveries(t *testing.T) {
 	})
 	b := newBrowser(t, base)
 	tb := b.open(t, "deliveries", "/ui/batches/"+strconv.FormatInt(id, 10))
-	tb.run(t, chromedp.WaitVisible(`#deliveries tr[data-state="delivered"]`, chromedp.ByQuery))
+	tb.run(t, shown(`#deliveries tr[data-state="delivered"]`))
 	if n := tb.count(t, `#delivery-attempts tbody tr`); n != 2 {
 		t.Fatalf("%d attempts shown, want 2:\n%s", n, tb.text(t, "#deliveries"))
 	}
@@ -68,8 +66,8 @@ func TestBatchPageShowsDeliveries(t *testing.T) {
 			t.Errorf("the deliveries lack %q:\n%s", want, text)
 		}
 	}
-	tb.run(t, chromedp.Click(`#deliveries tr[data-state="delivered"] button`, chromedp.ByQuery),
-		chromedp.WaitVisible(`#delivery-attempts tr[data-redelivery="1"][data-ok="true"]`, chromedp.ByQuery))
+	tb.run(t, clickNow(`#deliveries tr[data-state="delivered"] button`),
+		shown(`#delivery-attempts tr[data-redelivery="1"][data-ok="true"]`))
 	if got := tb.text(t, `#delivery-attempts tr[data-redelivery="1"]`); !strings.Contains(got, "3 (redelivery 1)") {
 		t.Errorf("the redelivery's row: %q", got)
 	}

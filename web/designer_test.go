@@ -120,13 +120,13 @@ func TestDesignerLoop(t *testing.T) {
 func submitLabelled(t *testing.T, b *browser, levels []string) int64 {
 	tb := b.open(t, "submit-labelled", "/ui/submit")
 	tb.run(t,
-		chromedp.WaitVisible("#levels", chromedp.ByID),
+		shown("#levels"),
 		chromedp.SetValue("#levels", strings.Join(levels, "\n"), chromedp.ByID),
 		chromedp.SetValue("#labels", "chapter=3, suite=designer", chromedp.ByID),
 		chromedp.SetValue("#priority", "interactive", chromedp.ByID),
 		chromedp.Click("#submit", chromedp.ByID),
-		chromedp.WaitVisible(`#batch-summary[data-done="true"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`section[data-ready="true"]`, chromedp.ByQuery))
+		shown(`#batch-summary[data-done="true"]`),
+		shown(`section[data-ready="true"]`))
 	page := tb.text(t, "#main")
 	if strings.Contains(page, "null") {
 		t.Errorf("the batch page shows a stray null:\n%s", page)
@@ -150,7 +150,7 @@ func submitLabelled(t *testing.T, b *browser, levels []string) int64 {
 func findUnsolvable(t *testing.T, b *browser, c *client.Client, batch int64, want []int64) string {
 	tb := b.open(t, "jobs-filter", "/ui/jobs")
 	tb.run(t,
-		chromedp.WaitVisible("#job-filters", chromedp.ByID),
+		shown("#job-filters"),
 		chromedp.SendKeys("#f-label", "chapter:3", chromedp.ByID),
 		chromedp.SetValue("#f-verdict", "unsolvable", chromedp.ByID),
 		chromedp.Click("#apply-filters", chromedp.ByID),
@@ -194,9 +194,9 @@ func findUnsolvable(t *testing.T, b *browser, c *client.Client, batch int64, wan
 // the reason: the type counts, named. It returns the level's hash.
 func readWhy(t *testing.T, b *browser, id int64) string {
 	tb := b.open(t, "why", "/ui/jobs?label=chapter:3&verdict=unsolvable")
-	tb.run(t, chromedp.WaitVisible(fmt.Sprintf(`tr[data-job="%d"] a`, id), chromedp.ByQuery),
+	tb.run(t, shown(fmt.Sprintf(`tr[data-job="%d"] a`, id)),
 		chromedp.Click(fmt.Sprintf(`tr[data-job="%d"] a`, id), chromedp.ByQuery),
-		chromedp.WaitVisible("#why-summary", chromedp.ByID))
+		shown("#why-summary"))
 	why := tb.text(t, "#why-summary")
 	if !strings.Contains(why, "type 1 (A) has 4") || !strings.Contains(why, "type 2 (B) has 2") {
 		t.Errorf("the reason does not name the type counts: %q", why)
@@ -220,13 +220,13 @@ func readWhy(t *testing.T, b *browser, id int64) string {
 // parent, and the parent's level page lists the copy.
 func editUntilSolvable(t *testing.T, b *browser, c *client.Client, parent string) []string {
 	tb := b.open(t, "edit", "/ui/levels/"+parent)
-	tb.run(t, chromedp.WaitVisible("#level-json", chromedp.ByID))
+	tb.run(t, shown("#level-json"))
 	levelJSON := tb.text(t, "#level-json")
 	if v, err := c.ValidateLevel(t.Context(), json.RawMessage(levelJSON)); err != nil || !v.Valid || v.Hash != parent {
 		t.Errorf("the level JSON shown is not what Submit takes back: %v %+v", err, v)
 	}
 	tb.run(t, chromedp.Click("#edit-copy", chromedp.ByID),
-		chromedp.WaitVisible(`#edit-field [data-id="f"]`, chromedp.ByQuery),
+		shown(`#edit-field [data-id="f"]`),
 		chromedp.Focus(`#edit-field [data-id="f"]`, chromedp.ByQuery),
 		chromedp.KeyEvent(kb.ArrowDown),
 		chromedp.Poll(`document.querySelector('#check').dataset.state === 'done'`, nil, polling...))
@@ -254,7 +254,7 @@ func editUntilSolvable(t *testing.T, b *browser, c *client.Client, parent string
 		t.Errorf("plan length %q", got)
 	}
 	tb.shot(t, "edit-sheep.png")
-	tb.run(t, chromedp.Click("#save", chromedp.ByID), chromedp.WaitVisible("#parent-link", chromedp.ByID))
+	tb.run(t, chromedp.Click("#save", chromedp.ByID), shown("#parent-link"))
 	if href := tb.attr(t, "#parent-link", "href"); href != "/ui/levels/"+parent {
 		t.Errorf("the saved job links %s, want its parent %s", href, parent)
 	}
@@ -267,7 +267,7 @@ func editUntilSolvable(t *testing.T, b *browser, c *client.Client, parent string
 		t.Errorf("saved job %d: labels %s, %v", saved, job.Labels, err)
 	}
 	tb.run(t, chromedp.Click("#parent-link", chromedp.ByID),
-		chromedp.WaitVisible(fmt.Sprintf(`#copies-list a[href="/ui/jobs/%d"]`, saved), chromedp.ByQuery))
+		shown(fmt.Sprintf(`#copies-list a[href="/ui/jobs/%d"]`, saved)))
 	tb.noErrors(t)
 	return []string{"/ui/levels/" + parent, "/ui/edit?level=" + parent, "/ui/jobs/" + strconv.FormatInt(saved, 10)}
 }
@@ -290,7 +290,7 @@ func playFromStep(t *testing.T, b *browser, c *client.Client, id int64, k, moves
 		t.Fatalf("job %d: plan %s", id, sol.Plan)
 	}
 	tb := b.open(t, "play", fmt.Sprintf("/ui/jobs/%d?step=%d", id, k))
-	tb.run(t, chromedp.WaitVisible("#play-here", chromedp.ByID), chromedp.Click("#play-here", chromedp.ByID),
+	tb.run(t, shown("#play-here"), chromedp.Click("#play-here", chromedp.ByID),
 		chromedp.Poll(fmt.Sprintf(`(document.querySelector('#play-verdict') || {dataset: {}}).dataset.step === '%d' &&
 			document.querySelector('#play-verdict').dataset.ready === 'true'`, k), nil, polling...))
 	played := append([]string(nil), plan[:k]...)
@@ -448,7 +448,7 @@ func cancelFromPage(t *testing.T, b *browser, c *client.Client) string {
 	})
 	path := "/ui/jobs/" + strconv.FormatInt(job.ID, 10)
 	tb := b.open(t, "cancel", path)
-	tb.run(t, chromedp.WaitVisible(`.live[data-state="running"] [data-live="elapsed"]`, chromedp.ByQuery))
+	tb.run(t, shown(`.live[data-state="running"] [data-live="elapsed"]`))
 	if got := tb.text(t, `[data-live="elapsed"]`); !strings.HasSuffix(got, "s") {
 		t.Errorf("elapsed: %q", got)
 	}
@@ -493,7 +493,7 @@ func solvedLevel(t *testing.T, c *client.Client, level string) string {
 // which redraws the kind's editor, and waits for the check to finish.
 func editAndPlay(t *testing.T, b *browser, hash string) {
 	tb := b.open(t, "edit-and-play-"+hash[:8], "/ui/levels/"+hash)
-	tb.run(t, chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery),
+	tb.run(t, shown(`body[data-ready="true"]`),
 		chromedp.Poll(`document.querySelector('#play-verdict').dataset.ready === 'true'`, nil, polling...))
 	offered := `#play-controls button.gap:not([disabled]), #play-controls button.col:not([disabled]), #play-controls button.take, #play-board .tile.playable`
 	if n := tb.count(t, offered); n == 0 {
@@ -503,7 +503,7 @@ func editAndPlay(t *testing.T, b *browser, hash string) {
 		chromedp.Poll(`document.querySelector('#play-verdict').dataset.step === '1' && document.querySelector('#play-verdict').dataset.ready === 'true'`, nil, polling...))
 	level := tb.text(t, "#level-json")
 	tb.run(t, chromedp.Navigate(b.base+"/ui/edit?level="+hash),
-		chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery))
+		shown(`body[data-ready="true"]`))
 	if n := tb.count(t, ".edit-main > *"); n != 1 {
 		t.Fatalf("level %s: the editor shows %d elements", hash, n)
 	}
@@ -522,7 +522,7 @@ func kindFilters(t *testing.T, b *browser) {
 	for _, page := range []string{"/ui/jobs", "/ui/levels"} {
 		tb := b.open(t, "kinds"+strings.ReplaceAll(page, "/", "-"), page)
 		var got []string
-		tb.run(t, chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery),
+		tb.run(t, shown(`body[data-ready="true"]`),
 			chromedp.Evaluate(`[...document.querySelectorAll('#f-kind option')].map((o) => o.value).filter(Boolean)`, &got))
 		if !slices.Equal(got, want) {
 			t.Errorf("%s offers kinds %v, want the registry's %v", page, got, want)
@@ -538,7 +538,7 @@ func noSidewaysScroll(t *testing.T, b *browser, paths []string) {
 		tb := b.open(t, "narrow-"+strconv.Itoa(i), p)
 		var sw, cw int
 		tb.run(t, chromedp.EmulateViewport(400, 900),
-			chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery),
+			shown(`body[data-ready="true"]`),
 			chromedp.Evaluate(`document.documentElement.scrollWidth`, &sw),
 			chromedp.Evaluate(`document.documentElement.clientWidth`, &cw))
 		if sw > cw {

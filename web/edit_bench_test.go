@@ -66,7 +66,7 @@ func storedLevel(b *testing.B, c *client.Client, level json.RawMessage) string {
 // waiting for each verdict, and returns the page's timings.
 func editSheep(b *testing.B, br *browser, hash string) []float64 {
 	tb := br.open(b, "bench-sheep", "/ui/edit?level="+hash)
-	tb.run(b, chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery),
+	tb.run(b, shown(`body[data-ready="true"]`),
 		chromedp.Focus(`#edit-field .edit-tile`, chromedp.ByQuery))
 	for i := 1; i <= editsPerLevel; i++ {
 		tb.run(b, chromedp.KeyEvent(kb.ArrowRight, chromedp.KeyModifiers(input.ModifierShift)),
@@ -79,7 +79,7 @@ func editSheep(b *testing.B, br *browser, hash string) []float64 {
 // waiting for each verdict, and returns the page's timings.
 func editZuma(b *testing.B, br *browser, hash string) []float64 {
 	tb := br.open(b, "bench-zuma", "/ui/edit?level="+hash)
-	tb.run(b, chromedp.WaitVisible(`body[data-ready="true"]`, chromedp.ByQuery))
+	tb.run(b, shown(`body[data-ready="true"]`))
 	rng := rand.New(rand.NewPCG(20, 150))
 	seen := map[string]bool{}
 	for i := 1; i <= editsPerLevel; i++ {

@@ -25,7 +25,7 @@ func TestGenerateAndRepairPages(t *testing.T) {
 
 	tb := b.open(t, "generate", "/ui/generate")
 	tb.run(t,
-		chromedp.WaitVisible("#template", chromedp.ByID),
+		shown("#template"),
 		chromedp.SetValue("#template", `{"kind":"zuma","board":"AABBCCAABB","hand":"AABBCC"}`, chromedp.ByID),
 		chromedp.SetValue("#gen-count", "2", chromedp.ByID),
 		chromedp.SetValue("#gen-min", "1", chromedp.ByID),
@@ -55,7 +55,7 @@ func TestGenerateAndRepairPages(t *testing.T) {
 		}
 	}
 	jp := b.open(t, "repair", "/ui/jobs/"+strconv.FormatInt(job.ID, 10))
-	jp.run(t, chromedp.WaitVisible("#repair", chromedp.ByID), chromedp.Click("#repair", chromedp.ByID))
+	jp.run(t, shown("#repair"), chromedp.Click("#repair", chromedp.ByID))
 	waitGeneration(t, jp, "done")
 	// Adding a W to the hand fixes it (the two W's meet once RR and BB
 	// are gone); the page shows the fixes found of the 3 asked for.
@@ -69,7 +69,7 @@ func TestGenerateAndRepairPages(t *testing.T) {
 // is final, and wants it to be state.
 func waitGeneration(t *testing.T, tb *tab, state string) {
 	t.Helper()
-	tb.run(t, chromedp.WaitVisible(`[data-gen="state"]`, chromedp.ByQuery))
+	tb.run(t, shown(`[data-gen="state"]`))
 	// The page redraws its facts at each poll: a read between two draws
 	// finds no text, which is not a state.
 	final := []string{"done", "exhausted", "canceled", "failed"}

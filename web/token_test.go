@@ -17,10 +17,10 @@ func TestWorkbenchWithToken(t *testing.T) {
 	b := newBrowser(t, s.URL)
 	tb := b.open(t, "submit-with-token", "/ui/submit")
 	tb.run(t,
-		chromedp.WaitVisible("#levels", chromedp.ByID),
+		shown("#levels"),
 		chromedp.SetValue("#levels", `{"kind":"twoends","values":[5,1,4]}`, chromedp.ByID),
 		chromedp.Click("#submit", chromedp.ByID),
-		chromedp.WaitVisible("#submit-status .error", chromedp.ByQuery),
+		shown("#submit-status .error"),
 	)
 	if got := tb.text(t, "#submit-status"); !strings.Contains(got, "token") {
 		t.Fatalf("without a token: %q", got)
@@ -40,10 +40,10 @@ func TestWorkbenchWithToken(t *testing.T) {
 		t.Fatalf("session storage holds %q", stored)
 	}
 	tb.run(t,
-		chromedp.WaitVisible("#levels", chromedp.ByID),
+		shown("#levels"),
 		chromedp.SetValue("#levels", `{"kind":"twoends","values":[5,1,4]}`, chromedp.ByID),
 		chromedp.Click("#submit", chromedp.ByID),
-		chromedp.WaitVisible("#board", chromedp.ByID),
+		shown("#board"),
 	)
 	if got := boardState(t, tb); got != "twoends 0\nrow 5 1 4\nfirst 0\nsecond 0\nturn first" {
 		t.Fatalf("data-state %q", got)
@@ -51,7 +51,7 @@ func TestWorkbenchWithToken(t *testing.T) {
 	// The jobs page lists it, and its download carries the token too.
 	tb.run(t,
 		chromedp.Navigate(s.URL+"/ui/jobs"),
-		chromedp.WaitVisible("#jobs tbody tr[data-job]", chromedp.ByQuery),
+		shown("#jobs tbody tr[data-job]"),
 		chromedp.Click("#download-ndjson", chromedp.ByID),
 		chromedp.Poll(`document.querySelector('#jobs-status').textContent === '1 job downloaded as NDJSON.'`, nil, polling...))
 }

@@ -75,10 +75,10 @@ func submitBatch(t *testing.T, b *browser) int64 {
 		t.Fatal(err)
 	}
 	tb.run(t,
-		chromedp.WaitVisible("#levels", chromedp.ByID),
+		shown("#levels"),
 		chromedp.SetValue("#levels", pasted, chromedp.ByID),
 		chromedp.SetUploadFiles("#files", []string{sheepFile}, chromedp.ByID),
-		chromedp.WaitVisible("#file-list li", chromedp.ByQuery),
+		shown("#file-list li"),
 		chromedp.SetValue("#labels", "suite=browser, season=3", chromedp.ByID),
 		chromedp.SetValue("#max-ms", "20000", chromedp.ByID),
 		chromedp.SetValue("#playouts", strconv.Itoa(browserPlayouts), chromedp.ByID),
@@ -95,8 +95,8 @@ func submitBatch(t *testing.T, b *browser) int64 {
 	if err != nil {
 		t.Fatalf("after submit the page is %s, not a batch: %s", url, tb.text(t, "#main"))
 	}
-	tb.run(t, chromedp.WaitVisible(`#batch-summary[data-done="true"]`, chromedp.ByQuery),
-		chromedp.WaitVisible(`section[data-ready="true"]`, chromedp.ByQuery))
+	tb.run(t, shown(`#batch-summary[data-done="true"]`),
+		shown(`section[data-ready="true"]`))
 	page := tb.text(t, "#main")
 	for _, want := range []string{"levels\n5", "Unsolvable (1)", "Solve times", "season=3", "suite=browser", "Slowest",
 		"Difficulty scores", "3 rated levels", "Hardest (difficulty score) (3)"} {
@@ -114,7 +114,7 @@ func submitBatch(t *testing.T, b *browser) int64 {
 func batchesList(t *testing.T, b *browser, id int64) {
 	tb := b.open(t, "batches", "/ui/")
 	row := `tr[data-batch="` + strconv.FormatInt(id, 10) + `"]`
-	tb.run(t, chromedp.WaitVisible(row, chromedp.ByQuery))
+	tb.run(t, shown(row))
 	if got := tb.text(t, row); !strings.Contains(got, "100%") || !strings.Contains(got, "suite=browser") {
 		t.Errorf("batch row: %q", got)
 	}
@@ -171,7 +171,7 @@ func boardState(t *testing.T, tb *tab) string {
 func stepThrough(t *testing.T, b *browser, c *client.Client, id int64, shot string) {
 	want := simulatorStates(t, c, id)
 	tb := b.open(t, "job-"+strconv.FormatInt(id, 10), "/ui/jobs/"+strconv.FormatInt(id, 10))
-	tb.run(t, chromedp.WaitVisible("#board", chromedp.ByID))
+	tb.run(t, shown("#board"))
 	difficultyShown(t, tb, c, id)
 	for k := range want {
 		if k > 0 {
@@ -214,7 +214,7 @@ func atStep(t *testing.T, b *browser, c *client.Client, id int64, k int, shot st
 		t.Fatalf("job %d has %d states, want more than %d", id, len(want), k)
 	}
 	tb := b.open(t, "job-"+strconv.FormatInt(id, 10), "/ui/jobs/"+strconv.FormatInt(id, 10)+"?step="+strconv.Itoa(k))
-	tb.run(t, chromedp.WaitVisible("#board", chromedp.ByID))
+	tb.run(t, shown("#board"))
 	difficultyShown(t, tb, c, id)
 	if got := boardState(t, tb); got != want[k].Text {
 		t.Fatalf("?step=%d: data-state\n%s\nwant (simulator)\n%s", k, got, want[k].Text)
@@ -247,7 +247,7 @@ func difficultyShown(t *testing.T, tb *tab, c *client.Client, id int64) {
 	if err := json.Unmarshal(job.Result.Difficulty, &f); err != nil {
 		t.Fatal(err)
 	}
-	tb.run(t, chromedp.WaitVisible("#difficulty dl", chromedp.ByQuery))
+	tb.run(t, shown("#difficulty dl"))
 	fig := func(name string) string {
 		t.Helper()
 		sel := `#difficulty [data-fig="` + name + `"]`
