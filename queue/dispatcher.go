@@ -1,7 +1,9 @@
 package queue
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
@@ -34,12 +36,14 @@ type DispatcherConfig struct {
 // run at once (one per worker process): each round claims its jobs with
 // SKIP LOCKED.
 //
-// Two things make a lost job run again within seconds rather than after
+// Three things make a lost job run again within seconds rather than after
 // Stale: a dead worker's jobs are taken over as soon as its heartbeat is
-// DeadAfter old (store.TakeOverJobs), and a Redis that lost its data
-// (RedisLost) makes the next rounds sweep every live job, as if all were
-// stale. Neither starts a job twice: a job held by a live worker is
-// refused by store.StartJobs whatever task asks for it.
+// DeadAfter old (store.TakeOverJobs), the jobs of tasks a worker took from
+// Redis and died with before it started them are sent again once their
+// asynq lease has gone LostAfter without being extended (recoverLost), and
+// a Redis that lost its data (RedisLost) makes the next rounds sweep every
+// live job, as if all were stale. None starts a job twice: a job held by a
+// live worker is refused by store.StartJobs whatever task asks for it.
 type Dispatcher struct {
 	cfg DispatcherConfig
 	// sweepBefore: jobs last enqueued before it are re-enqueued now (set
@@ -50,6 +54,10 @@ type Dispatcher struct {
 	// generationsAt is when the running generations last had their task
 	// enqueued again (dispatch_generations.go).
 	generationsAt time.Time
+	// redisSince is when the dispatcher's calls to Redis last began to
+	// succeed without a break; lostAt when it last looked for lost tasks
+	// (dispatch_lost.go).
+	redisSince, lostAt time.Time
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -131,12 +139,21 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 				slog.Any("job_ids", ids[:min(len(ids), 10)]))
 		}
 	}
-	if lost, err := d.cfg.Client.RedisLost(ctx); err != nil {
+	lost, err := d.cfg.Client.RedisLost(ctx)
+	if err != nil {
+		d.redisSince = time.Time{}
 		return 0, err
-	} else if lost {
+	}
+	if d.redisSince.IsZero() {
+		d.redisSince = time.Now()
+	}
+	if lost {
 		d.sweepBefore = time.Now()
 		d.generationsAt = time.Time{}
 		d.cfg.Logger.Warn("Redis marker missing (first use, or Redis lost its data): every live job is enqueued again")
+	}
+	if err := d.recoverLost(ctx); err != nil {
+		return 0, err
 	}
 	if err := d.requeueGenerations(ctx); err != nil {
 		return 0, err
@@ -166,6 +183,7 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 		mu        sync.Mutex
 		firstErr  error
 		recovered int
+		failed    []task
 		next      = make(chan task)
 	)
 	for range d.cfg.Parallel {
@@ -173,8 +191,9 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 			for t := range next {
 				live, err := d.cfg.Client.EnqueueTask(ctx, t.payload, t.queue, t.maxMS)
 				mu.Lock()
-				if err != nil && firstErr == nil {
-					firstErr = err
+				if err != nil {
+					firstErr = cmp.Or(firstErr, err)
+					failed = append(failed, t)
 				}
 				if err == nil && !live {
 					recovered++
@@ -190,8 +209,23 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	wg.Wait()
 	d.cfg.Logger.Debug("dispatched", slog.Int("jobs", len(jobs)), slog.Int("batches", len(batches)),
 		slog.Int("tasks_enqueued", recovered))
-	// A job or batch whose enqueue failed keeps its fresh enqueued_at and
-	// is retried once it goes stale.
+	if len(failed) > 0 {
+		// Their jobs and batches were stamped enqueued in this round:
+		// left so, they would wait a whole Stale (a minute) for a task, as
+		// the multi-host suite saw when Redis stopped mid-round. Unstamped,
+		// the next round tries them first.
+		var jobs, batches []int64
+		for _, t := range failed {
+			if t.payload.IsBundle() {
+				batches = append(batches, t.payload.BatchID)
+			} else {
+				jobs = append(jobs, t.payload.JobID)
+			}
+		}
+		if err := d.cfg.Store.Unstamp(ctx, jobs, batches); err != nil {
+			firstErr = errors.Join(firstErr, err)
+		}
+	}
 	return claimed, firstErr
 }
 

@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -270,5 +271,57 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	}
 	if got := e.pending(t, Interactive); got[TaskID(cached.ID)] {
 		t.Fatal("a cached job was enqueued")
+	}
+}
+
+// A round whose enqueues fail (Redis refuses the scripts; here an ACL user
+// without EVAL) leaves its jobs and batches unstamped, so that the next
+// round, with Redis back, hands them over at once, not a minute later when
+// they would go stale (the multi-host suite saw a batch wait 55 s so, when
+// Redis stopped mid-round).
+func TestDispatcherRetriesFailedEnqueuesAtOnce(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	batch := e.batch(t, BundleSize+1)
+	solo, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1000), Priority: jobtype.Interactive,
+		MaxAttempts: 3, SolverVersion: "v"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	user := fmt.Sprintf("puzzled-noeval-%d", time.Now().UnixNano())
+	if err := e.rdb.Do(t.Context(), "ACL", "SETUSER", user, "on", ">pw", "~*", "&*", "+@all", "-eval", "-evalsha").Err(); err != nil {
+		t.Fatalf("ACL SETUSER (the test needs redis-server 6 or later): %v", err)
+	}
+	t.Cleanup(func() { e.rdb.Do(context.Background(), "ACL", "DELUSER", user) })
+	refused := NewClient(asynq.RedisClientOpt{Addr: e.rdb.Options().Addr, DB: e.rdb.Options().DB, Username: user, Password: "pw"})
+	t.Cleanup(func() { refused.Close() })
+
+	if _, err := NewDispatcher(DispatcherConfig{Store: e.st, Client: refused}).Round(t.Context()); err == nil {
+		t.Fatal("a round whose enqueues Redis refused reported no error")
+	}
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var stampedJobs, stampedBatches int
+	if err := conn.QueryRow(t.Context(), `SELECT
+		(SELECT count(*) FROM jobs WHERE id = $1 AND enqueued_at IS NOT NULL),
+		(SELECT count(*) FROM batch_dispatch WHERE batch_id = $2 AND enqueued_at IS NOT NULL)`, solo.ID, batch).
+		Scan(&stampedJobs, &stampedBatches); err != nil {
+		t.Fatal(err)
+	}
+	if stampedJobs+stampedBatches != 0 {
+		t.Errorf("after the failed round %d job(s) and %d batch(es) are stamped enqueued; want none", stampedJobs, stampedBatches)
+	}
+	if got, err := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc}).Round(t.Context()); err != nil || got != 2 {
+		t.Fatalf("the next round claimed %d (%v); want the job and the batch", got, err)
+	}
+	want := fmt.Sprint(map[string]bool{fmt.Sprintf("batch:%d:0", batch): true, fmt.Sprintf("batch:%d:1", batch): true})
+	if got := e.pending(t, Bulk); fmt.Sprint(got) != want {
+		t.Errorf("pending bulk tasks %v, want %v", got, want)
+	}
+	if got := e.pending(t, Interactive); !got[TaskID(solo.ID)] {
+		t.Errorf("pending interactive tasks %v, want the job's", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -102,6 +103,37 @@ func (p Payload) TaskID() string {
 	return TaskID(p.JobID)
 }
 
+// ParseTaskID is the inverse of Payload.TaskID; ok is false for an id of
+// no solve task (a generation's, a webhook's).
+func ParseTaskID(id string) (p Payload, ok bool) {
+	parts := strings.Split(id, ":")
+	num := func(s string) (int64, bool) {
+		n, err := strconv.ParseInt(s, 10, 64)
+		return n, err == nil && n >= 0 && strconv.FormatInt(n, 10) == s
+	}
+	switch {
+	case len(parts) == 3 && parts[0] == "batch":
+		batch, ok1 := num(parts[1])
+		bundle, ok2 := num(parts[2])
+		if ok1 && ok2 && batch > 0 && bundle <= math.MaxInt32 {
+			return Payload{BatchID: batch, Bundle: int32(bundle)}, true
+		}
+	case (len(parts) == 2 || len(parts) == 3) && parts[0] == "job":
+		job, ok1 := num(parts[1])
+		if !ok1 || job == 0 {
+			return Payload{}, false
+		}
+		if len(parts) == 2 {
+			return Payload{JobID: job}, true
+		}
+		r, ok2 := num(strings.TrimPrefix(parts[2], "r"))
+		if ok2 && strings.HasPrefix(parts[2], "r") && r > 0 && r <= math.MaxInt32 {
+			return Payload{JobID: job, Recovery: int32(r)}, true
+		}
+	}
+	return Payload{}, false
+}
+
 // TaskID is the asynq task id of a solo job's task.
 func TaskID(jobID int64) string { return "job:" + strconv.FormatInt(jobID, 10) }
 
@@ -161,20 +193,6 @@ func RetryDelay(n int, _ error, _ *asynq.Task) time.Duration {
 		return 30 * time.Second
 	}
 	return time.Duration(1<<n) * time.Second
-}
-
-// RedisOpt turns an address ("host:port") or a URI ("redis://…",
-// "redis-sentinel://…", see asynq.ParseRedisURI) and a DB index into asynq's
-// connection options.
-func RedisOpt(addr string, db int) (asynq.RedisConnOpt, error) {
-	if strings.Contains(addr, "://") {
-		opt, err := asynq.ParseRedisURI(addr)
-		if err != nil {
-			return nil, fmt.Errorf("queue: redis address: %w", err)
-		}
-		return opt, nil
-	}
-	return asynq.RedisClientOpt{Addr: addr, DB: db}, nil
 }
 
 // Client enqueues solve tasks and cancels running ones.
@@ -259,6 +277,45 @@ func (c *Client) RedisLost(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("queue: redis marker: %w", err)
 	}
 	return set, nil
+}
+
+// LeaseDuration is asynq's lease on an active task (its rdb.LeaseDuration):
+// set when a server takes the task, extended to this from now at each of
+// the server's heartbeats (every 5 s) while the task runs.
+const LeaseDuration = 30 * time.Second
+
+// LostAfter is how long an active task's lease may go without being
+// extended before LostTasks calls it lost: a live server extends it every
+// 5 s, and asynq's lease scores are whole seconds; the rest is slack for a
+// busy machine. A task found lost while its server lives is only sent
+// again (store.RecoverLost takes only jobs no worker holds).
+const LostAfter = 8 * time.Second
+
+// LostTasks returns the solve tasks active in asynq whose lease no server
+// has extended for quiet: the server that took them died, or lost Redis,
+// and asynq itself gives them back only once the lease has been expired
+// for 30 s, at its recoverer's next scan (every minute). It reads asynq's
+// lease sets (asynq:{<queue>}:lease, scored by the lease's end in Unix
+// seconds), which asynq's Inspector does not show. The servers set the
+// scores by their clocks and this reads them by its own: hosts must agree
+// on the time within a second or two (NTP), as asynq itself assumes; a
+// skew moves the look earlier or later, and never starts a job twice.
+func (c *Client) LostTasks(ctx context.Context, quiet time.Duration) ([]Payload, error) {
+	before := time.Now().Add(LeaseDuration - quiet).Unix()
+	var lost []Payload
+	for q := range Queues {
+		ids, err := c.rdb.ZRangeByScore(ctx, "asynq:{"+q+"}:lease",
+			&redis.ZRangeBy{Min: "-inf", Max: "(" + strconv.FormatInt(before, 10)}).Result()
+		if err != nil {
+			return nil, fmt.Errorf("queue: lost tasks of %s: %w", q, err)
+		}
+		for _, id := range ids {
+			if p, ok := ParseTaskID(id); ok {
+				lost = append(lost, p)
+			}
+		}
+	}
+	return lost, nil
 }
 
 // Ping checks that Redis answers.

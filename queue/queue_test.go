@@ -36,6 +36,9 @@ func TestCarrierTaskIDAndQueue(t *testing.T) {
 			if from, end := p.Seqs(); c.bundle && (from != c.from || end != c.end || c.job.Seq < from || c.job.Seq >= end) {
 				t.Fatalf("bundle seqs [%d, %d), want [%d, %d)", from, end, c.from, c.end)
 			}
+			if parsed, ok := ParseTaskID(p.TaskID()); !ok || parsed != p {
+				t.Fatalf("ParseTaskID(%q) = %+v, %v; want %+v", p.TaskID(), parsed, ok, p)
+			}
 			back, err := PayloadOf(asynq.NewTask(TypeSolve, mustJSON(t, p)))
 			if err != nil || back != p {
 				t.Fatalf("payload round trip: %+v, %v", back, err)
@@ -93,4 +96,14 @@ func TestQueuesPutResumedWorkFirst(t *testing.T) {
 
 func solvedResult() solver.Result {
 	return solver.Result{Verdict: solver.Solved, Value: solver.Int64(1), Optimal: true, Plan: []byte(`"LR"`)}
+}
+
+// Ids of other tasks, or malformed ones, are no solve task's.
+func TestParseTaskIDRefusesOtherIDs(t *testing.T) {
+	for _, id := range []string{"", "generate:4", "webhook:evt_1:2", "job:", "job:0", "job:-3", "job:07", "job:7:r0",
+		"job:7:1", "job:7:r", "job:7:r1:x", "batch:3", "batch:0:1", "batch:3:-1", "batch:3:1:r1", "batch:3:99999999999"} {
+		if p, ok := ParseTaskID(id); ok {
+			t.Errorf("ParseTaskID(%q) = %+v; want no solve task", id, p)
+		}
+	}
 }

@@ -53,6 +53,21 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit 
 	return jobs, nil
 }
 
+// Unstamp clears the enqueued stamp of jobs and batches whose task could
+// not be handed to asynq after ClaimLiveJobs or ClaimLiveBatches stamped
+// them, so that the dispatcher's next round tries them first rather than
+// after Stale.
+func (s *Store) Unstamp(ctx context.Context, jobs, batches []int64) error {
+	if _, err := s.pool.Exec(ctx, `
+		WITH j AS (
+			UPDATE jobs SET enqueued_at = NULL WHERE id = ANY ($1) AND enqueued_at IS NOT NULL
+		)
+		`+redispatch("SELECT unnest($2::bigint[])"), jobs, batches); err != nil {
+		return fmt.Errorf("store: unstamp: %w", err)
+	}
+	return nil
+}
+
 // MarkEnqueued records that a job's task was just handed to asynq, so the
 // dispatcher leaves it alone until it goes stale.
 func (s *Store) MarkEnqueued(ctx context.Context, id int64) error {

@@ -98,6 +98,63 @@ func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration)
 	return ids, nil
 }
 
+// LostJob is a task of one job that no live worker has: the job and the
+// recoveries its task id names (queue.Payload's Recovery).
+type LostJob struct {
+	ID         int64
+	Recoveries int32
+}
+
+// RecoverLost sends solo, under new task ids, the jobs of tasks that a
+// worker took from Redis and lost before it wrote anything here (it died,
+// or lost both servers): jobs that no worker holds, and bundles no worker
+// claimed. It is TakeOverJobs for what has no owner to judge dead. The
+// lost task may still be active in asynq until asynq's recoverer finds it
+// (a minute or two), so the jobs count a recovery and get the task id
+// job:<id>:r<n>; when the old task runs at last, it finds its bundle gone
+// or its job held or done. A job whose recoveries moved on since its task
+// was made, a job a worker holds, or a bundle a worker claimed is left as
+// it is, so a task found lost twice recovers its jobs once. It returns the
+// ids sent solo.
+func (s *Store) RecoverLost(ctx context.Context, jobs []LostJob, bundles []BundleKey) ([]int64, error) {
+	ids, recoveries := make([]int64, len(jobs)), make([]int32, len(jobs))
+	for i, j := range jobs {
+		ids[i], recoveries[i] = j.ID, j.Recoveries
+	}
+	batches, firsts := make([]int64, len(bundles)), make([]int32, len(bundles))
+	for i, b := range bundles {
+		batches[i], firsts[i] = b.BatchID, b.FirstSeq
+	}
+	rows, err := s.pool.Query(ctx, `
+		WITH bundle AS (
+			DELETE FROM bundles b USING unnest($3::bigint[], $4::int[]) AS k(batch_id, first_seq)
+			WHERE b.batch_id = k.batch_id AND b.first_seq = k.first_seq AND b.worker_id IS NULL
+			RETURNING b.batch_id, b.first_seq, b.end_seq
+		), bundled AS (
+			UPDATE jobs SET solo = true, enqueued_at = NULL, recoveries = recoveries + 1
+			FROM bundle b
+			WHERE jobs.batch_id = b.batch_id AND jobs.seq >= b.first_seq AND jobs.seq < b.end_seq
+				AND `+stillLive+` AND NOT jobs.solo AND jobs.dup_of IS NULL
+			RETURNING jobs.id
+		), alone AS (
+			UPDATE jobs SET solo = true, enqueued_at = NULL, recoveries = jobs.recoveries + 1
+			FROM unnest($1::bigint[], $2::int[]) AS k(id, recoveries)
+			WHERE jobs.id = k.id AND jobs.recoveries = k.recoveries AND jobs.worker_id IS NULL
+				AND `+stillLive+` AND jobs.dup_of IS NULL
+				AND (jobs.batch_id IS NULL OR jobs.solo OR jobs.recoveries > 0)
+			RETURNING jobs.id
+		)
+		SELECT id FROM bundled UNION ALL SELECT id FROM alone`, ids, recoveries, batches, firsts)
+	if err != nil {
+		return nil, fmt.Errorf("store: recover lost tasks: %w", err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		return nil, fmt.Errorf("store: recover lost tasks: %w", err)
+	}
+	return out, nil
+}
+
 // JobHolder returns a job's state and the worker holding it ("" if none):
 // the job's own owner, or for a job still in its bundle, the bundle's.
 func (s *Store) JobHolder(ctx context.Context, id int64) (state jobtype.State, owner string, err error) {

@@ -184,19 +184,45 @@ func newEnv(t *testing.T) *env {
 // gracefully and waits. opts, if given, adjust the worker's Config.
 func (e *env) startWorker(t *testing.T, concurrency int, opts ...func(*worker.Config)) (stop func()) {
 	t.Helper()
+	return e.startWorkerWith(t, concurrency, serving{}, opts...)
+}
+
+// serving is what a worker of startWorkerWith reaches its servers through
+// (the env's own by default), and whether its dispatcher, as `puzzled
+// work`'s does, takes over the jobs of dead workers and lost tasks.
+type serving struct {
+	store    *store.Store
+	redis    asynq.RedisConnOpt
+	queue    *queue.Client
+	takeOver bool
+}
+
+// startWorkerWith is startWorker on the servers srv names.
+func (e *env) startWorkerWith(t *testing.T, concurrency int, srv serving, opts ...func(*worker.Config)) (stop func()) {
+	t.Helper()
+	if srv.store == nil {
+		srv.store = e.st
+	}
+	if srv.redis == nil {
+		srv.redis, srv.queue = e.redis, e.qc
+	}
 	e.started++
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})).With("worker", e.started)
-	cfg := worker.Config{Store: e.st, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond,
+	cfg := worker.Config{Store: srv.store, Registry: solver.NewRegistry(e.kind), CancelPoll: 50 * time.Millisecond,
 		Processes: e.pool, Logger: log}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	w := worker.New(cfg)
-	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond, Logger: log})
+	dc := queue.DispatcherConfig{Store: srv.store, Client: srv.queue, Poll: 20 * time.Millisecond, Logger: log}
+	if srv.takeOver {
+		dc.Owner = w.Owner()
+	}
+	d := queue.NewDispatcher(dc)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: concurrency, Dispatcher: d})
+		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: srv.redis, Concurrency: concurrency, Dispatcher: d})
 	}()
 	var once sync.Once
 	stop = func() {

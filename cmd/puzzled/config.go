@@ -100,7 +100,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.DurationVar(&cfg.startTimeout, "start-timeout", envDuration("PUZZLED_START_TIMEOUT", 2*time.Minute), "how long serve and work wait at start for PostgreSQL (and work for Redis) to be reachable, retrying with backoff [PUZZLED_START_TIMEOUT]")
 	}
 	if groups.Redis {
-		fs.StringVar(&cfg.redisAddr, "redis-addr", env("PUZZLED_REDIS_ADDR", "127.0.0.1:6379"), "Redis host:port or redis:// / redis-sentinel:// URI [PUZZLED_REDIS_ADDR]")
+		fs.StringVar(&cfg.redisAddr, "redis-addr", env("PUZZLED_REDIS_ADDR", "127.0.0.1:6379"), "Redis host:port, or a redis://, rediss:// or redis-sentinel:// URL (docs/service.md) [PUZZLED_REDIS_ADDR]")
 		fs.IntVar(&cfg.redisDB, "redis-db", envInt("PUZZLED_REDIS_DB", 0), "Redis database index [PUZZLED_REDIS_DB]")
 	}
 	if groups.HTTP {

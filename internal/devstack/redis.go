@@ -142,7 +142,7 @@ func (r *Redis) removeTempDir() {
 func (r *Redis) Addr() string { return hostPort(r.Port()) }
 
 // URL is "redis://127.0.0.1:port", with the password when one is set: for
-// asynq.ParseRedisURI and redis.ParseURL.
+// queue.RedisOpt and redis.ParseURL.
 func (r *Redis) URL() string {
 	u := url.URL{Scheme: "redis", Host: r.Addr()}
 	if r.cfg.Password != "" {

@@ -54,7 +54,19 @@ func OwnRedis(t testing.TB) *devstack.Redis { return OwnRedisOn(t) }
 // 127.0.0.1 (a test's own network).
 func OwnRedisOn(t testing.TB, extraBind ...string) *devstack.Redis {
 	t.Helper()
-	r, dir, err := startRedis(context.Background(), extraBind...)
+	return ownRedis(t, false, extraBind...)
+}
+
+// OwnPersistentRedisOn is OwnRedisOn with RDB snapshots and the append-only
+// file on: its data survives Restart.
+func OwnPersistentRedisOn(t testing.TB, extraBind ...string) *devstack.Redis {
+	t.Helper()
+	return ownRedis(t, true, extraBind...)
+}
+
+func ownRedis(t testing.TB, persist bool, extraBind ...string) *devstack.Redis {
+	t.Helper()
+	r, dir, err := startRedis(context.Background(), persist, extraBind...)
 	if err != nil {
 		t.Fatalf("envtest: own Redis: %v", err)
 	}

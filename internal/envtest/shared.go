@@ -53,7 +53,7 @@ func (s *stack) postgres() (*devstack.Postgres, error) {
 // redisServer starts the shared embedded Redis on first call.
 func (s *stack) redisServer() (*devstack.Redis, error) {
 	s.redisOnce.Do(func() {
-		s.redis, s.redisDir, s.redisErr = startRedis(context.Background())
+		s.redis, s.redisDir, s.redisErr = startRedis(context.Background(), false)
 		if s.redisErr != nil {
 			s.redisErr = fmt.Errorf("embedded Redis (set %s to use another server): %w", EnvRedisAddr, s.redisErr)
 		}
@@ -108,12 +108,12 @@ func postgresConfig(dir string) devstack.PostgresConfig {
 }
 
 // startRedis starts a throwaway Redis in a new temporary folder.
-func startRedis(ctx context.Context, extraBind ...string) (*devstack.Redis, string, error) {
+func startRedis(ctx context.Context, persist bool, extraBind ...string) (*devstack.Redis, string, error) {
 	dir, err := newTempDir("redis")
 	if err != nil {
 		return nil, "", err
 	}
-	r, err := devstack.StartRedis(ctx, devstack.RedisConfig{Dir: dir, ExtraBind: extraBind})
+	r, err := devstack.StartRedis(ctx, devstack.RedisConfig{Dir: dir, ExtraBind: extraBind, Persist: persist})
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, "", err

@@ -1,0 +1,107 @@
+package worker_test
+
+import (
+	"context"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hibiken/asynq"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/puzzled/puzzled/internal/envtest"
+	"github.com/puzzled/puzzled/internal/waittest"
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/worker"
+)
+
+// A worker that took bundles from Redis and was cut off from both servers
+// before it could claim them in PostgreSQL: nothing there names it, so no
+// takeover finds their jobs, and asynq would give the tasks back only a
+// minute or more later (its lease, 30 s, expired for another 30 s, at its
+// recoverer's scan each minute). A live worker's dispatcher finds the
+// tasks lost once their lease has gone queue.LostAfter without being
+// extended and sends their jobs solo; every job is done once, long before
+// asynq would have acted (issue 30: the one-minute stall of the
+// multi-host suite).
+func TestTasksLostWithTheirWorkerRunWithinSeconds(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	u, err := url.Parse(e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pgProxy := envtest.NewProxy(t, u.Host)
+	cutStore, err := store.Open(t.Context(), pgProxy.ProxyURL(t, e.url), store.OpenOpts{AsyncCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cutStore.Close)
+	cutRedis := e.redis.(asynq.RedisClientOpt) // the env's Redis DB, through a proxy
+	redisProxy := envtest.NewProxy(t, cutRedis.Addr)
+	cutRedis.Addr = redisProxy.Addr
+	cutQueue := queue.NewClient(cutRedis)
+	t.Cleanup(func() { cutQueue.Close() })
+	const cutID = "lost-worker"
+	stopCut := e.startWorkerWith(t, 4, serving{store: cutStore, redis: cutRedis, queue: cutQueue}, neverSlow,
+		func(c *worker.Config) { c.ID = cutID })
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	waittest.WaitFor(t, time.Minute, "the worker to beat and take tasks", func() bool {
+		var n int
+		servers, err := e.qc.Inspector().Servers()
+		return err == nil && len(servers) == 1 &&
+			conn.QueryRow(t.Context(), `SELECT count(*) FROM workers WHERE id = $1`, cutID).Scan(&n) == nil && n == 1
+	})
+
+	// PostgreSQL cut: the bundles it takes now hang in their claim.
+	pgProxy.Cut()
+	const bundles = 6
+	id := e.batch(t, make([]int64, bundles*queue.BundleSize), -1)
+	if _, err := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc}).Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var lost []string
+	waittest.WaitFor(t, 30*time.Second, "the worker to take bundles", func() bool {
+		active, err := e.qc.Inspector().ListActiveTasks(queue.Bulk)
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		lost = lost[:0]
+		for _, a := range active {
+			lost = append(lost, a.ID)
+		}
+		return len(lost) > 0
+	})
+	time.Sleep(300 * time.Millisecond) // let it take the rest it can
+	// Redis cut too: its leases are no longer extended, as if it died.
+	redisProxy.Cut()
+	cut := time.Now()
+	t.Logf("the cut-off worker holds %v", lost)
+
+	e.startWorkerWith(t, 2, serving{takeOver: true}, neverSlow)
+	rows := e.waitBatch(t, id, 2*time.Minute)
+	took := time.Since(cut)
+	checkAllDoneOnce(t, rows, 1)
+	t.Logf("batch of %d jobs done %s after the worker holding %d of its bundles was cut off", len(rows),
+		took.Round(time.Millisecond), len(lost))
+	if took > 30*time.Second {
+		t.Errorf("the lost bundles waited %s: asynq's own recovery, not the dispatcher's", took.Round(time.Second))
+	}
+	if !strings.Contains(e.logs.String(), "sent again") {
+		t.Error("no dispatcher said it sent the jobs of lost tasks again")
+	}
+
+	// Healed, the cut-off worker's late claims find the bundles gone: still
+	// one result per job.
+	pgProxy.Heal()
+	redisProxy.Heal()
+	stopCut()
+	checkAllDoneOnce(t, e.jobs(t, id), 1)
+}
