@@ -351,6 +351,15 @@ var finishJobsSQL = `
 				i.plan::jsonb, i.details::jsonb, i.stats::jsonb, i.difficulty::jsonb
 			FROM j JOIN i ON i.id = j.id
 			ON CONFLICT (job_id) DO NOTHING
+		), waiting AS MATERIALIZED (
+			-- The jobs waiting on a copy among this call's, found by one scan
+			-- of jobs_dup_of for all the ids (the state only a filter, see
+			-- stillLive); MATERIALIZED, or the planner folds it into the
+			-- UPDATE below and probes the index once per finished job with
+			-- the whole array ($1) in each probe: 9 ms of a 34 ms statement
+			-- of 256 jobs, though no job was waiting.
+			SELECT jobs.id, jobs.dup_of FROM jobs
+			WHERE jobs.dup_of = ANY($1::bigint[]) AND (jobs.state = 'queued') IS TRUE
 		), d AS (
 			UPDATE jobs SET dup_of = NULL,
 				state = CASE WHEN i.verdict IN ` + definitiveVerdicts + ` THEN 'done'::job_state ELSE jobs.state END,
@@ -358,10 +367,10 @@ var finishJobsSQL = `
 				verdict = CASE WHEN i.verdict IN ` + definitiveVerdicts + ` THEN i.verdict END,
 				finished_at = CASE WHEN i.verdict IN ` + definitiveVerdicts + ` THEN now() END,
 				solo = true -- released to run: its bundle may be gone
-			FROM i JOIN j ON j.id = i.id
-			-- Found through jobs_dup_of by the ids of this call, the state
-			-- only a filter (see stillLive).
-			WHERE jobs.dup_of = i.id AND jobs.dup_of = ANY($1::bigint[]) AND (jobs.state = 'queued') IS TRUE
+			FROM waiting w JOIN i ON i.id = w.dup_of JOIN j ON j.id = w.dup_of
+			-- Checked again on the row updated: another transaction may
+			-- have changed it since this statement's snapshot.
+			WHERE jobs.id = w.id AND jobs.dup_of = w.dup_of AND (jobs.state = 'queued') IS TRUE
 			RETURNING jobs.id, jobs.level_hash, i.id AS src
 		), dr AS (
 			` + insertResults + `
