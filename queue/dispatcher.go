@@ -152,8 +152,9 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 		d.generationsAt = time.Time{}
 		d.cfg.Logger.Warn("Redis marker missing (first use, or Redis lost its data): every live job is enqueued again")
 	}
-	if err := d.recoverLost(ctx); err != nil {
-		return 0, err
+	if err := d.recoverLost(ctx); err != nil && ctx.Err() == nil {
+		// Not a reason to stop dispatching: the next look is a second away.
+		d.cfg.Logger.Warn("no look for tasks lost with their worker", slog.Any("error", err))
 	}
 	if err := d.requeueGenerations(ctx); err != nil {
 		return 0, err

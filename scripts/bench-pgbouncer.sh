@@ -62,6 +62,12 @@ run() {
 	local db=puzzled_pgb_${cmd//-/_}_${mode}_$n
 	dbs+=("$db")
 	createdb -h "$pghost" -U postgres "$db"
+	# Workers commit asynchronously (docs/service.md, "PostgreSQL is the
+	# truth"): directly by a startup parameter, behind the pooler by their
+	# role's setting, as docs/service.md tells operators. The bench runs
+	# serve and work in one process on one URL, so the database's setting
+	# stands for the role's, in both modes alike: only the pooler differs.
+	psql -h "$pghost" -U postgres -d postgres -qc "ALTER DATABASE $db SET synchronous_commit = off"
 	local direct="postgres://postgres@$pghost:5432/$db?sslmode=disable"
 	local urls=(--database-url "$direct")
 	if [[ $mode == pooled ]]; then

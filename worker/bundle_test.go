@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"os/exec"
 	"slices"
@@ -177,6 +178,24 @@ func newEnv(t *testing.T) *env {
 		}
 	})
 	return &env{st: st, url: url, redis: opt, qc: qc, kind: newSleepKind(false), logs: logs}
+}
+
+// proxiedStore is a store of the env's database reached through a proxy
+// that the test may cut (envtest.Proxy), for a worker cut off from
+// PostgreSQL while the rest of the test reaches it.
+func (e *env) proxiedStore(t *testing.T) (*store.Store, *envtest.Proxy) {
+	t.Helper()
+	u, err := url.Parse(e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := envtest.NewProxy(t, u.Host)
+	st, err := store.Open(t.Context(), proxy.ProxyURL(t, e.url), store.OpenOpts{AsyncCommit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(st.Close)
+	return st, proxy
 }
 
 // startWorker runs a worker process's loop (asynq server, handler,

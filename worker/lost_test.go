@@ -2,7 +2,6 @@ package worker_test
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +12,6 @@ import (
 	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/queue"
-	"github.com/puzzled/puzzled/store"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -29,16 +27,7 @@ import (
 func TestTasksLostWithTheirWorkerRunWithinSeconds(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	u, err := url.Parse(e.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pgProxy := envtest.NewProxy(t, u.Host)
-	cutStore, err := store.Open(t.Context(), pgProxy.ProxyURL(t, e.url), store.OpenOpts{AsyncCommit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cutStore.Close)
+	cutStore, pgProxy := e.proxiedStore(t)
 	cutRedis := e.redis.(asynq.RedisClientOpt) // the env's Redis DB, through a proxy
 	redisProxy := envtest.NewProxy(t, cutRedis.Addr)
 	cutRedis.Addr = redisProxy.Addr

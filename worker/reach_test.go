@@ -2,16 +2,13 @@ package worker_test
 
 import (
 	"context"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/internal/waittest"
-	"github.com/puzzled/puzzled/store"
 	"github.com/puzzled/puzzled/worker"
 )
 
@@ -22,16 +19,7 @@ import (
 func TestWorkerCutOffFromPostgresGivesTasksBack(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	u, err := url.Parse(e.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	proxy := envtest.NewProxy(t, u.Host)
-	cutStore, err := store.Open(t.Context(), proxy.ProxyURL(t, e.url), store.OpenOpts{AsyncCommit: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(cutStore.Close)
+	cutStore, proxy := e.proxiedStore(t)
 	const cutID = "cut-off-worker"
 	e.startWorker(t, 4, neverSlow, func(c *worker.Config) { c.Store, c.ID = cutStore, cutID })
 	conn, err := pgx.Connect(t.Context(), e.url)
