@@ -130,7 +130,7 @@ func tasksOf(jobs []store.LiveJob) []task {
 // batches it claimed.
 func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if d.cfg.Owner.ID != "" {
-		ids, err := d.cfg.Store.TakeOverJobs(ctx, d.cfg.Owner.ID, d.cfg.Owner.DeadAfter)
+		ids, err := d.cfg.Store.TakeOverJobs(ctx, d.cfg.Owner.ID, d.cfg.Owner.DeadAfter, d.cfg.Stale)
 		if err != nil {
 			return 0, err
 		}
@@ -163,11 +163,11 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if d.sweepBefore.After(staleBefore) {
 		staleBefore = d.sweepBefore
 	}
-	jobs, err := d.cfg.Store.ClaimLiveJobs(ctx, staleBefore, d.cfg.Page)
+	jobs, err := d.cfg.Store.ClaimLiveJobs(ctx, d.cfg.Owner.ID, staleBefore, d.cfg.Page)
 	if err != nil {
 		return 0, err
 	}
-	batches, err := d.cfg.Store.ClaimLiveBatches(ctx, staleBefore, batchesPerRound)
+	batches, err := d.cfg.Store.ClaimLiveBatches(ctx, d.cfg.Owner.ID, staleBefore, batchesPerRound)
 	if err != nil {
 		return 0, err
 	}

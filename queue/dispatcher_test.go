@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"testing"
 	"time"
@@ -226,7 +227,7 @@ func TestDispatcherWaitsForItsOwnBeatsBeforeJudging(t *testing.T) {
 	if err := e.st.Beat(t.Context(), "newcomer", "host", 1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if ids, err := e.st.TakeOverJobs(t.Context(), "newcomer", dead); err != nil || len(ids) != 0 {
+	if ids, err := e.st.TakeOverJobs(t.Context(), "newcomer", dead, time.Minute); err != nil || len(ids) != 0 {
 		t.Fatalf("a worker beating for less than %v took over %v (%v)", dead, ids, err)
 	}
 }
@@ -243,7 +244,7 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	if got := e.pending(t, Interactive); !got[TaskID(job.ID)] {
 		t.Fatalf("interactive tasks %v, want %s", got, TaskID(job.ID))
 	}
-	if claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10); err != nil || len(claimed) != 0 {
+	if claimed, err := e.st.ClaimLiveJobs(t.Context(), "", time.Now().Add(-time.Minute), 10); err != nil || len(claimed) != 0 {
 		t.Fatalf("an enqueued job was claimed again: %+v, %v", claimed, err)
 	}
 
@@ -255,7 +256,7 @@ func TestSubmitEnqueuesAndMarksOrLeavesItToTheDispatcher(t *testing.T) {
 	if err != nil || job2.State != jobtype.Queued {
 		t.Fatalf("submit with Redis down: %+v, %v", job2, err)
 	}
-	claimed, err := e.st.ClaimLiveJobs(t.Context(), time.Now().Add(-time.Minute), 10)
+	claimed, err := e.st.ClaimLiveJobs(t.Context(), "", time.Now().Add(-time.Minute), 10)
 	if err != nil || len(claimed) != 1 || claimed[0].ID != job2.ID {
 		t.Fatalf("the dispatcher finds %+v (%v); want the job Redis missed", claimed, err)
 	}
@@ -323,5 +324,70 @@ func TestDispatcherRetriesFailedEnqueuesAtOnce(t *testing.T) {
 	}
 	if got := e.pending(t, Interactive); !got[TaskID(solo.ID)] {
 		t.Errorf("pending interactive tasks %v, want the job's", got)
+	}
+}
+
+// A dispatcher killed between its stamp and its enqueues leaves jobs and
+// batches stamped as handed to asynq with no task: once their stamper is
+// judged dead, the next round of a live dispatcher hands them over again,
+// not a minute later at the stale check (found by the multi-host suite: a
+// batch took 66 s instead of 10 after a kill -9). What a live worker's
+// dispatcher stamped is left to it.
+func TestDispatcherHandsOverWhatADeadDispatcherStamped(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const dead = time.Minute
+	for _, id := range []string{"ghost", "me", "alive"} {
+		if err := e.st.Beat(t.Context(), id, "host", 1, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+	}
+	solo := func(i int) int64 {
+		t.Helper()
+		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(1000 + i), Priority: jobtype.Bulk, MaxAttempts: 3, SolverVersion: "v"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j.ID
+	}
+	stamp := func(by string) {
+		t.Helper()
+		// Only what no one stamped yet (NULL stamps).
+		if _, err := e.st.ClaimLiveJobs(t.Context(), by, time.Now().Add(-time.Hour), 100); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.st.ClaimLiveBatches(t.Context(), by, time.Now().Add(-time.Hour), 100); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc, Owner: store.Owner{ID: "me", DeadAfter: dead}})
+	// A first round on nothing: Redis's marker is set (on a Redis without
+	// it a round enqueues every live job, see RedisLost).
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	// The ghost's dispatcher stamps a job and a batch, and dies before it
+	// enqueues them; the live worker's dispatcher stamps another job and
+	// is still enqueueing it.
+	ghostJob, batch := solo(1), e.batch(t, 2)
+	stamp("ghost")
+	aliveJob := solo(2)
+	stamp("alive")
+
+	e.exec(t, `UPDATE workers SET heartbeat_at = now() - interval '90 seconds' WHERE id = 'ghost'`)
+	e.exec(t, `UPDATE workers SET beating_since = now() - interval '2 minutes' WHERE id IN ('me', 'alive')`)
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	tasks := map[string]bool{}
+	for q := range Queues {
+		maps.Copy(tasks, e.pending(t, q))
+	}
+	bundle := Payload{BatchID: batch, Bundle: 0}.TaskID()
+	if !tasks[TaskID(ghostJob)] || !tasks[bundle] {
+		t.Fatalf("tasks after the round %v; want %s and %s, which the dead dispatcher stamped", tasks, TaskID(ghostJob), bundle)
+	}
+	if tasks[TaskID(aliveJob)] {
+		t.Fatalf("the round enqueued %s, stamped a moment ago by a live worker's dispatcher", TaskID(aliveJob))
 	}
 }

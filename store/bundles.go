@@ -35,10 +35,10 @@ type LiveBatch struct {
 
 // ClaimLiveBatches returns up to limit batches whose bundles were never
 // handed to asynq, or last handed over before staleBefore, and stamps them
-// as handed over now; a batch with no bundle left is dropped from
-// dispatch instead. Rows are claimed with SKIP LOCKED, as ClaimLiveJobs
-// does.
-func (s *Store) ClaimLiveBatches(ctx context.Context, staleBefore time.Time, limit int) ([]LiveBatch, error) {
+// as handed over now by worker by (as ClaimLiveJobs); a batch with no
+// bundle left is dropped from dispatch instead. Rows are claimed with SKIP
+// LOCKED, as ClaimLiveJobs does.
+func (s *Store) ClaimLiveBatches(ctx context.Context, by string, staleBefore time.Time, limit int) ([]LiveBatch, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH c AS (
 			SELECT batch_id FROM batch_dispatch
@@ -53,9 +53,9 @@ func (s *Store) ClaimLiveBatches(ctx context.Context, staleBefore time.Time, lim
 		), gone AS (
 			DELETE FROM batch_dispatch d USING b WHERE d.batch_id = b.batch_id AND b.firsts IS NULL
 		)
-		UPDATE batch_dispatch d SET enqueued_at = now() FROM b
+		UPDATE batch_dispatch d SET enqueued_at = now(), enqueued_by = nullif($3, '') FROM b
 		WHERE d.batch_id = b.batch_id AND b.firsts IS NOT NULL
-		RETURNING d.batch_id, d.priority, d.max_ms, b.firsts`, staleBefore, limit)
+		RETURNING d.batch_id, d.priority, d.max_ms, b.firsts`, staleBefore, limit, by)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim live batches: %w", err)
 	}

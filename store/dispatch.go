@@ -27,10 +27,11 @@ type LiveJob struct {
 // ClaimLiveJobs returns up to limit queued or running jobs that travel
 // alone (outside a batch, or sent solo; a bundle's jobs are dispatched as
 // their bundle, see ClaimLiveBundles) and were never handed to asynq, or
-// last checked before staleBefore, and stamps them as checked now. Rows
-// are claimed with SKIP LOCKED, so several dispatchers (one per worker
-// process) share the work without overlap.
-func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit int) ([]LiveJob, error) {
+// last checked before staleBefore, and stamps them as checked now by
+// worker by ("": a dispatcher outside a worker). Rows are claimed with SKIP
+// LOCKED, so several dispatchers (one per worker process) share the work
+// without overlap.
+func (s *Store) ClaimLiveJobs(ctx context.Context, by string, staleBefore time.Time, limit int) ([]LiveJob, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH c AS (
 			SELECT id FROM jobs
@@ -40,9 +41,9 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, staleBefore time.Time, limit 
 			LIMIT $2
 			FOR UPDATE SKIP LOCKED
 		)
-		UPDATE jobs j SET enqueued_at = now() FROM c WHERE j.id = c.id
+		UPDATE jobs j SET enqueued_at = now(), enqueued_by = nullif($3, '') FROM c WHERE j.id = c.id
 		RETURNING j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo,
-			j.recoveries`, staleBefore, limit)
+			j.recoveries`, staleBefore, limit, by)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim live jobs: %w", err)
 	}

@@ -261,7 +261,7 @@ func TestRequeueJobDoesNotCountTheAttempt(t *testing.T) {
 	if got.State != jobtype.Queued || got.Attempts != 0 {
 		t.Fatalf("after requeue: state %s attempts %d", got.State, got.Attempts)
 	}
-	claimed, err := st.ClaimLiveJobs(ctx, time.Now(), 10)
+	claimed, err := st.ClaimLiveJobs(ctx, "", time.Now(), 10)
 	if err != nil || len(claimed) != 1 || claimed[0].ID != j.ID {
 		t.Fatalf("a requeued job must be dispatched at once: %+v, %v", claimed, err)
 	}
@@ -294,11 +294,11 @@ func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
 			}
 			// The batch travels as one bundle, which carries the first copy
 			// of each level.
-			batches, err := st.ClaimLiveBatches(ctx, time.Now(), 100)
+			batches, err := st.ClaimLiveBatches(ctx, "", time.Now(), 100)
 			if err != nil || len(batches) != 1 || len(batches[0].Bundles) != 1 {
 				t.Fatalf("claimed %+v (%v), want the batch with its one bundle", batches, err)
 			}
-			if alone, _ := st.ClaimLiveJobs(ctx, time.Now(), 100); len(alone) != 0 {
+			if alone, _ := st.ClaimLiveJobs(ctx, "", time.Now(), 100); len(alone) != 0 {
 				t.Fatalf("%d jobs of the batch dispatched alone, want none", len(alone))
 			}
 			claimed, err := st.ClaimBundle(ctx, id, 0, store.BundleSize, store.Owner{ID: "w", DeadAfter: time.Minute})
@@ -324,7 +324,7 @@ func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
 				return
 			}
 			// Only never-enqueued jobs: the two released copies.
-			again, _ := st.ClaimLiveJobs(ctx, time.Now().Add(-time.Hour), 100)
+			again, _ := st.ClaimLiveJobs(ctx, "", time.Now().Add(-time.Hour), 100)
 			if len(again) != 2 {
 				t.Fatalf("released copies: claimed %d, want 2", len(again))
 			}
@@ -399,12 +399,12 @@ func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 	for range 4 {
 		wg.Go(func() {
 			for {
-				jobs, err := st.ClaimLiveJobs(ctx, time.Now().Add(-time.Hour), 25)
+				jobs, err := st.ClaimLiveJobs(ctx, "", time.Now().Add(-time.Hour), 25)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				batches, err := st.ClaimLiveBatches(ctx, time.Now().Add(-time.Hour), 1)
+				batches, err := st.ClaimLiveBatches(ctx, "", time.Now().Add(-time.Hour), 1)
 				if err != nil {
 					t.Error(err)
 					return
@@ -441,8 +441,8 @@ func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 		}
 	}
 	// Once stale, they are claimed again (the reconciler's re-check).
-	again, _ := st.ClaimLiveJobs(ctx, time.Now().Add(time.Second), 1000)
-	againBatches, _ := st.ClaimLiveBatches(ctx, time.Now().Add(time.Second), 1000)
+	again, _ := st.ClaimLiveJobs(ctx, "", time.Now().Add(time.Second), 1000)
+	againBatches, _ := st.ClaimLiveBatches(ctx, "", time.Now().Add(time.Second), 1000)
 	if len(again) != 300 || len(againBatches) != 6 {
 		t.Fatalf("stale re-claim: %d jobs and %d batches, want 300 and 6", len(again), len(againBatches))
 	}

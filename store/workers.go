@@ -60,15 +60,35 @@ func (s *Store) RemoveWorker(ctx context.Context, id string) error {
 // a new task is not mistaken for the dead worker's one still active in
 // asynq, and the dispatcher enqueues it at once in the resumed queue. A
 // dead worker's bundles are dissolved the same way: their live jobs go
-// solo, resumed. The caller (worker me) takes over only while it has
-// itself beaten without a break for dead: right after a PostgreSQL outage
-// every beat is old, and a live worker must not be judged dead for it. It
-// returns the ids.
-func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration) ([]int64, error) {
+// solo, resumed. The jobs and batches that a worker dead for less than
+// stale had stamped as handed to asynq in its last stale (ClaimLiveJobs,
+// ClaimLiveBatches) are unstamped, so that the next round hands them over
+// again: its dispatcher may have died between its stamp and its enqueues,
+// leaving them with no task until the stale check (a task that does exist
+// is left as it is by the enqueue). The caller (worker me) takes over only
+// while it has itself beaten without a break for dead: right after a
+// PostgreSQL outage every beat is old, and a live worker must not be judged
+// dead for it. It returns the ids of the jobs taken over.
+func (s *Store) TakeOverJobs(ctx context.Context, me string, dead, stale time.Duration) ([]int64, error) {
 	rows, err := s.pool.Query(ctx, `
 		WITH judge AS (
 			SELECT 1 FROM workers me WHERE me.id = $1
 				AND me.heartbeat_at > now() - $2::interval AND me.beating_since < now() - $2::interval
+		), gone AS MATERIALIZED (
+			-- Usually empty: the EXISTS below is then a one-time filter,
+			-- and neither UPDATE reads a row.
+			SELECT w.id FROM workers w, judge
+			WHERE w.heartbeat_at <= now() - $2::interval AND w.heartbeat_at > now() - $2::interval - $3::interval
+		), unstamped AS (
+			-- A job with an owner ran, so its task was made; and a row
+			-- must not be updated by two parts of one statement (alone).
+			UPDATE jobs SET enqueued_at = NULL
+			WHERE EXISTS (SELECT 1 FROM gone) AND enqueued_by IN (SELECT id FROM gone) AND worker_id IS NULL
+				AND enqueued_at > now() - $3::interval AND state IN `+liveStates+` AND dup_of IS NULL
+		), unstamped_batches AS (
+			UPDATE batch_dispatch SET enqueued_at = NULL
+			WHERE EXISTS (SELECT 1 FROM gone) AND enqueued_by IN (SELECT id FROM gone)
+				AND enqueued_at > now() - $3::interval
 		), bundle AS (
 			DELETE FROM bundles b
 			WHERE EXISTS (SELECT 1 FROM judge) AND b.worker_id IS NOT NULL
@@ -87,7 +107,7 @@ func (s *Store) TakeOverJobs(ctx context.Context, me string, dead time.Duration)
 				AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.id = jobs.worker_id AND w.heartbeat_at > now() - $2::interval)
 			RETURNING id
 		)
-		SELECT id FROM bundled UNION ALL SELECT id FROM alone`, me, dead)
+		SELECT id FROM bundled UNION ALL SELECT id FROM alone`, me, dead, stale)
 	if err != nil {
 		return nil, fmt.Errorf("store: take over jobs: %w", err)
 	}
