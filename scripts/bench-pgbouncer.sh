@@ -55,6 +55,25 @@ for i in $(seq 150); do # up to 30 s for pgbouncer to answer
 	sleep 0.2
 done
 
+# server_cpu prints the CPU ticks (user+system, with ended children: a
+# postmaster's backends) of every postgres and pgbouncer process.
+server_cpu() {
+	{ cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk '{
+		match($0, /\(.*\)/); comm = substr($0, RSTART + 1, RLENGTH - 2)
+		split(substr($0, RSTART + RLENGTH + 1), f, " ")
+		if (comm == "postgres" || comm == "pgbouncer") t[comm] += f[12] + f[13] + f[14] + f[15]
+	} END { print t["postgres"] + 0, t["pgbouncer"] + 0 }'
+}
+
+# cpu_since <server_cpu output>: the seconds each server used since.
+cpu_since() {
+	local hz
+	hz=$(getconf CLK_TCK)
+	read -r pg0 pgb0 <<<"$1"
+	read -r pg1 pgb1 < <(server_cpu)
+	awk -v a=$((pg1 - pg0)) -v b=$((pgb1 - pgb0)) -v hz="$hz" 'BEGIN { printf "PostgreSQL %.1f s, PgBouncer %.1f s\n", a / hz, b / hz }'
+}
+
 # run <direct|pooled> <n> <command> <args...>: on a fresh database.
 run() {
 	local mode=$1 n=$2 cmd=$3
@@ -75,7 +94,11 @@ run() {
 			--database-pooler transaction --direct-database-url "$direct")
 	fi
 	echo "== $cmd $mode $n"
+	local before
+	before=$(server_cpu)
 	"$work/puzzled" "$cmd" "${urls[@]}" --redis-addr "$redis" --redis-db 13 "$@" 2>&1 | tee "$work/$cmd-$mode-$n.txt"
+	# puzzled prints its own CPU; the servers' is read here (whole run).
+	echo "server CPU, whole run: $(cpu_since "$before")" | tee -a "$work/$cmd-$mode-$n.txt"
 	dropdb -h "$pghost" -U postgres --force "$db"
 }
 

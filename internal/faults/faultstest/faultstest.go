@@ -30,6 +30,7 @@ import (
 	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/solver/sheep"
 )
 
@@ -261,6 +262,47 @@ func CheckOneResultEach(t *testing.T, databaseURL string, batchID int64, n int) 
 	}
 	if jobs != n || done != n || results != n || jobsWithOne != n {
 		t.Fatalf("batch %d: %d jobs, %d done, %d results, %d with exactly one; want %d each", batchID, jobs, done, results, jobsWithOne, n)
+	}
+}
+
+// VerifyResults replays every result of the batch through its kind's
+// simulator (solver.Kind.Verify: for twoends, the line replayed and its
+// value checked against the linear-time optimum), reading levels and
+// results from PostgreSQL. A fault must leave no wrong answer, not only
+// one answer per job.
+func VerifyResults(t *testing.T, databaseURL string, batchID int64) {
+	t.Helper()
+	reg := kinds.Registry()
+	rows, err := DBConn(t, databaseURL).Query(t.Context(), `
+		SELECT j.id, l.body, r.verdict, r.value, r.optimal, coalesce(r.proof, ''), r.plan, r.details
+		FROM jobs j JOIN levels l ON l.hash = j.level_hash JOIN results r ON r.job_id = j.id
+		WHERE j.batch_id = $1`, batchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	checked := 0
+	for rows.Next() {
+		var id int64
+		var body []byte
+		var res solver.Result
+		if err := rows.Scan(&id, &body, &res.Verdict, &res.Value, &res.Optimal, &res.Proof, &res.Plan, &res.Details); err != nil {
+			t.Fatal(err)
+		}
+		lvl, err := reg.Parse(body)
+		if err != nil {
+			t.Fatalf("job %d: stored level does not parse: %v", id, err)
+		}
+		if err := reg.KindOf(lvl).Verify(lvl, res); err != nil {
+			t.Fatalf("job %d: stored result does not verify: %v", id, err)
+		}
+		checked++
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if checked == 0 {
+		t.Fatalf("batch %d: no result to verify", batchID)
 	}
 }
 

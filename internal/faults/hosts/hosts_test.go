@@ -228,6 +228,10 @@ type fault struct {
 	stops, shutdown bool
 	// levels is the batch's size when not the default's (levels).
 	levels int
+	// fromStart: the fault is in effect from the moment do begins (a
+	// server's stop refuses connections at once), not when do returns (a
+	// connection table is full only once filled).
+	fromStart bool
 }
 
 var allFaults = []fault{
@@ -248,11 +252,12 @@ var allFaults = []fault{
 			cl.workers[w].Signal(syscall.SIGTERM)
 		},
 		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
-	// These two stop every worker (5 s plus PostgreSQL's shutdown and
-	// start, and 15 s): weighed against a batch of about 40 s, since on a
-	// batch of 800 (16 s) a stop of 7 s alone is 1.45×.
+	// These two stop every worker (5 s and 15 s, and PostgreSQL's start):
+	// weighed against batches long enough that the stop alone is not half
+	// of them (on a batch of 16 s a stop of 7 s alone is 1.45×; on 2,000
+	// levels, 30 s, a stop of 17 s is 1.57×).
 	withLevels(2000, restart("PostgreSQL restart", 5*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
-	withLevels(2000, restart("PostgreSQL outage, 15 s", 15*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
+	withLevels(4000, restart("PostgreSQL outage, 15 s", 15*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
 	restart("Redis restart, data kept", 2*time.Second, func(cl *cluster) server { return cl.redis }, nil),
 	restart("Redis restart, data lost", 2*time.Second, func(cl *cluster) server { return cl.redis }, flushRedis),
 	{name: "connection table full, 10 s", hold: 10 * time.Second, do: fillConnectionTable,
@@ -309,7 +314,7 @@ type server interface {
 // starts it again; before, if set, runs first (Redis keeps its data on
 // disk: a restart that loses it flushes it first).
 func restart(name string, hold time.Duration, of func(*cluster) server, before func(*testing.T, *cluster)) fault {
-	return fault{name: name, hold: hold,
+	return fault{name: name, hold: hold, fromStart: true,
 		do: func(t *testing.T, cl *cluster, w int) {
 			if before != nil {
 				before(t, cl)
@@ -336,14 +341,15 @@ func faults() []fault {
 	return fs
 }
 
-// levels is each batch's size: about 15 s of work for three workers of
-// two slots on a 2-CPU machine, so that a fault at a fifth of it lands with
+// levels is each batch's size: 20–30 s of work for three workers of two
+// slots on a 2-CPU machine, so that a fault at a fifth of it lands with
 // most still to do, and a 10 s fault is weighed against work that outlasts
 // it (at 240 levels, 4.5 s, no 10 s fault could stay within 1.5× the
-// batch without a fault, whatever the code did). A fault that stops all
-// work longer sets a larger batch (fault.levels), weighed against a
-// baseline batch of its size.
-const levels = 800
+// batch without a fault, whatever the code did; at 800, 9.5 s on a fast
+// day, a Redis restart of 2.9 s and the re-enqueue of the lost tasks made
+// 1.6×). A fault that stops all work longer sets a larger batch
+// (fault.levels), weighed against a baseline batch of its size.
+const levels = 1600
 
 // row is what one run of a fault measured.
 type row struct {
@@ -357,11 +363,12 @@ type row struct {
 	batchTime                     time.Duration // submission to the last job finished
 	baseline                      time.Duration // a batch of its size without a fault
 	shutdown                      time.Duration
+	lasted                        time.Duration // from when the fault was in effect to its heal's end
 }
 
 func TestFaultsAcrossHosts(t *testing.T) {
 	cl := startCluster(t)
-	cl.batch(t, nil, 0) // warm-up: the first batch after start is slower and varies
+	cl.batch(t, nil, 0, 0) // warm-up: the first batch after start is slower and varies
 	// A batch's time varies by a quarter from one to the next on a
 	// shared machine: the baseline is the faster of two, so that a slow
 	// one does not flatter the faults' ratios.
@@ -369,7 +376,7 @@ func TestFaultsAcrossHosts(t *testing.T) {
 	baseline := func(n int) time.Duration {
 		if _, ok := baselines[n]; !ok {
 			none := &fault{name: "none", levels: n}
-			first, second := cl.batch(t, none, 0).batchTime, cl.batch(t, none, 0).batchTime
+			first, second := cl.batch(t, none, 0, 0).batchTime, cl.batch(t, none, 0, 0).batchTime
 			baselines[n] = min(first, second)
 			t.Logf("baseline: %d jobs in %s (the faster of %s and %s)", n, baselines[n].Round(100*time.Millisecond),
 				first.Round(100*time.Millisecond), second.Round(100*time.Millisecond))
@@ -383,7 +390,7 @@ func TestFaultsAcrossHosts(t *testing.T) {
 			f, w := f, run%len(cl.hosts)
 			base := baseline(cmp.Or(f.levels, levels))
 			ok := t.Run(fmt.Sprintf("%s/%d", f.name, run), func(t *testing.T) {
-				r := cl.batch(t, &f, w)
+				r := cl.batch(t, &f, w, base)
 				r.baseline = base
 				rows = append(rows, r)
 			})
@@ -393,13 +400,17 @@ func TestFaultsAcrossHosts(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| fault | jobs done | results per job | fenced writes refused | worst wait of an affected job after the fault (after it ended) | batch time (× a batch of its size without a fault) | shutdown |\n|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "\n| fault | lasted | jobs done | results per job | fenced writes refused | worst wait of an affected job after the fault (after it ended) | batch time (× a batch of its size without a fault) | shutdown |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		shutdown := "–"
 		if r.shutdown > 0 {
 			shutdown = fmt.Sprintf("%.1f s", r.shutdown.Seconds())
 		}
-		fmt.Fprintf(&b, "| %s | %d | %.2f | %d | %.1f s (%.1f s) | %.1f s (%.2f×) | %s |\n", r.fault, r.jobs, float64(r.results)/float64(r.jobs),
+		lasted := "–"
+		if r.lasted > 0 {
+			lasted = fmt.Sprintf("%.1f s", r.lasted.Seconds())
+		}
+		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %d | %.1f s (%.1f s) | %.1f s (%.2f×) | %s |\n", r.fault, lasted, r.jobs, float64(r.results)/float64(r.jobs),
 			r.fenced, r.waitAfterFault.Seconds(), r.waitAfterHeal.Seconds(), r.batchTime.Seconds(),
 			r.batchTime.Seconds()/r.baseline.Seconds(), shutdown)
 	}
@@ -408,8 +419,9 @@ func TestFaultsAcrossHosts(t *testing.T) {
 
 // batch runs a batch with fault f made to worker w at a fifth of it (nil,
 // or a fault named "none": no fault, f.levels levels), and checks and
-// measures it.
-func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
+// measures it. A batch over 1.5× base (0: none) logs its last jobs and the
+// workers' warnings, as every batch over 20 s does with HOSTS_DEBUG set.
+func (cl *cluster) batch(t *testing.T, f *fault, w int, base time.Duration) row {
 	t.Helper()
 	n := levels
 	if f != nil && f.levels > 0 {
@@ -444,6 +456,13 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
 		logsBefore := cl.fencedLines()
 		faultAt := time.Now()
 		f.do(t, cl, w)
+		// The hold counts from when the fault is in effect: a server's
+		// shutdown is part of its outage (it refuses connections from its
+		// first moment), the filling of the connection table is not.
+		inEffect := time.Now()
+		if f.fromStart {
+			inEffect = faultAt
+		}
 		if f.shutdown {
 			select {
 			case <-cl.workers[w].Done():
@@ -452,16 +471,20 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
 				t.Fatalf("worker still running a minute after SIGTERM during the fault")
 			}
 		}
-		time.Sleep(f.hold)
+		time.Sleep(time.Until(inEffect.Add(f.hold)))
 		healed := time.Now()
 		if f.heal != nil {
 			f.heal(t, cl, w)
+			r.lasted = time.Since(inEffect) // with a server's start
 		}
 		if f.stops {
 			if !f.shutdown {
 				<-cl.workers[w].Done()
 			}
 			cl.workers[w] = cl.startWorker(w)
+		}
+		if os.Getenv("HOSTS_DEBUG") != "" {
+			t.Logf("fault at %s, healed at %s from the submission", faultAt.Sub(start).Round(100*time.Millisecond), time.Since(start).Round(100*time.Millisecond))
 		}
 		faultstest.WaitDone(t, cl.c, id, 1, 3*time.Minute)
 		if f.heal == nil {
@@ -476,7 +499,7 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
 		faultstest.WaitDone(t, cl.c, id, 1, 3*time.Minute)
 	}
 	r.batchTime = cl.lastFinished(t, `batch_id = $1`, id).Sub(start)
-	if os.Getenv("HOSTS_DEBUG") != "" && r.batchTime > 20*time.Second {
+	if (os.Getenv("HOSTS_DEBUG") != "" && r.batchTime > 20*time.Second) || (base > 0 && r.batchTime > base*3/2) {
 		rows, _ := faultstest.DBConn(t, cl.pg.URL()).Query(t.Context(), `SELECT id, seq, solo, attempts, recoveries,
 			extract(epoch FROM started_at - created_at)::numeric(8,1), extract(epoch FROM finished_at - created_at)::numeric(8,1)
 			FROM jobs WHERE batch_id = $1 ORDER BY finished_at DESC LIMIT 5`, id)
@@ -485,9 +508,19 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
 			t.Logf("late job: %v", v)
 		}
 		rows.Close()
+		rows, _ = faultstest.DBConn(t, cl.pg.URL()).Query(t.Context(), `SELECT floor(extract(epoch FROM finished_at - $2::timestamptz))::int, count(*)
+			FROM jobs WHERE batch_id = $1 GROUP BY 1 ORDER BY 1`, id, start)
+		var line strings.Builder
+		for rows.Next() {
+			var sec, n int
+			_ = rows.Scan(&sec, &n)
+			fmt.Fprintf(&line, " %d:%d", sec, n)
+		}
+		rows.Close()
+		t.Logf("jobs finished per second from the submission:%s", line.String())
 		for i, w := range cl.all {
 			for _, l := range strings.Split(w.Output(), "\n") {
-				if strings.Contains(l, `"WARN"`) || strings.Contains(l, `"ERROR"`) {
+				if strings.Contains(l, `"WARN"`) || strings.Contains(l, `"ERROR"`) || strings.Contains(l, "reachable again") {
 					t.Logf("worker %d: %s", i, l)
 				}
 			}
@@ -502,6 +535,14 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int) row {
 		}
 	}
 	faultstest.CheckOneResultEach(t, cl.pg.URL(), id, n)
+	faultstest.VerifyResults(t, cl.pg.URL(), id)
+	// The table's target is 1.5×, which a loaded machine's noise can
+	// pass; a stall (a job waiting for a minute-long recheck) is far over
+	// 3×, whatever the load, since the baseline runs under the same load.
+	if base > 0 && r.batchTime > 3*base {
+		t.Errorf("batch took %s, over 3× its baseline (%s): a stall (its last jobs and the workers' warnings are above)",
+			r.batchTime.Round(100*time.Millisecond), base.Round(100*time.Millisecond))
+	}
 	r.jobs, r.results = n, n // CheckOneResultEach: each done with exactly one
 	return r
 }
