@@ -28,9 +28,9 @@ var ErrNotFound = errors.New("not found")
 type Store struct {
 	pool   *pgxpool.Pool
 	direct *pgx.ConnConfig // what the Listener connects with (OpenOpts.DirectURL)
-	// beats holds the connection of a worker's heartbeats
+	// beats is the connection of a worker's heartbeats
 	// (OpenOpts.HeartbeatConn); nil: they use pool.
-	beats *pgxpool.Pool
+	beats *beatConn
 }
 
 // OpenOpts are the options of Open.
@@ -60,11 +60,11 @@ type OpenOpts struct {
 	// no synchronous_commit: AsyncCommit is left to the pooler (see
 	// docs/service.md).
 	TransactionPooler bool
-	// HeartbeatConn gives Beat a connection of its own, opened here and
-	// kept for the store's life: a worker's heartbeats never wait behind
-	// its busy pool, nor for a connection that a full connection table
-	// refuses (a live worker then looked dead and its jobs ran twice,
-	// issue 30 item 6).
+	// HeartbeatConn gives Beat a connection of its own, opened at the
+	// first beat and kept for the store's life (beatConn): a worker's
+	// heartbeats never wait behind its busy pool, nor for a connection
+	// that a full connection table refuses (a live worker then looked dead
+	// and its jobs ran twice, issue 30 item 6).
 	HeartbeatConn bool
 	// MaxConnIdle closes the pool's connections idle this long (pgxpool's
 	// default: 30 minutes), so that a fleet's idle workers give the
@@ -105,21 +105,12 @@ func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 	if opts.MaxConnIdle > 0 {
 		cfg.MaxConnIdleTime = opts.MaxConnIdle
 	}
-	var beats *pgxpool.Pool
+	var beats *beatConn
 	if opts.HeartbeatConn {
-		bcfg := cfg.Copy()
-		bcfg.MinConns, bcfg.MaxConns = 1, 1
-		// Kept: reopening it would ask a full table for a connection.
-		bcfg.MaxConnLifetime, bcfg.MaxConnIdleTime = 10*365*24*time.Hour, 10*365*24*time.Hour
-		if beats, err = pgxpool.NewWithConfig(ctx, bcfg); err != nil {
-			return nil, fmt.Errorf("store: connect the heartbeat connection: %w", err)
-		}
+		beats = &beatConn{config: cfg.ConnConfig.Copy()}
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		if beats != nil {
-			beats.Close()
-		}
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
 	return &Store{pool: pool, direct: direct, beats: beats}, nil
@@ -136,7 +127,7 @@ func setAppName(cfg *pgx.ConnConfig, name string) {
 func (s *Store) Close() {
 	s.pool.Close()
 	if s.beats != nil {
-		s.beats.Close()
+		s.beats.close()
 	}
 }
 

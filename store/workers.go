@@ -30,15 +30,17 @@ func ownerGone(me, dead string) string {
 // A beat that follows a gap longer than gap (PostgreSQL was out of reach)
 // restarts the worker's run of unbroken beats, see TakeOverJobs.
 func (s *Store) Beat(ctx context.Context, id, host string, pid int, gap time.Duration) error {
-	pool := s.pool
-	if s.beats != nil {
-		pool = s.beats
-	}
-	_, err := pool.Exec(ctx, `
+	const upsert = `
 		INSERT INTO workers (id, host, pid) VALUES ($1, $2, $3)
 		ON CONFLICT (id) DO UPDATE SET heartbeat_at = now(),
 			beating_since = CASE WHEN workers.heartbeat_at < now() - $4::interval THEN now()
-				ELSE workers.beating_since END`, id, host, pid, gap)
+				ELSE workers.beating_since END`
+	var err error
+	if s.beats != nil {
+		err = s.beats.exec(ctx, upsert, id, host, pid, gap)
+	} else {
+		_, err = s.pool.Exec(ctx, upsert, id, host, pid, gap)
+	}
 	if err != nil {
 		return fmt.Errorf("store: heartbeat of worker %s: %w", id, err)
 	}

@@ -31,10 +31,13 @@ func newWorkerID() string {
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
 }
 
-// beatOnce writes one heartbeat, registering the worker on the first.
+// beatOnce writes one heartbeat, registering the worker on the first. It
+// waits half of DeadAfter: a beat stuck on its connection then fails in
+// time for the next one, on a new connection (store.beatConn), to land
+// before the other workers judge this one dead.
 func (w *Worker) beatOnce(ctx context.Context) error {
 	host, _ := os.Hostname()
-	ctx, cancel := context.WithTimeout(ctx, w.owner.DeadAfter)
+	ctx, cancel := context.WithTimeout(ctx, w.owner.DeadAfter/2)
 	defer cancel()
 	err := w.cfg.Store.Beat(ctx, w.owner.ID, host, os.Getpid(), w.owner.DeadAfter/2)
 	if err == nil {

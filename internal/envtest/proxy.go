@@ -10,15 +10,20 @@ import (
 // Proxy forwards TCP connections to a server, for a test that cuts one
 // client off from it: Cut is a partition (nothing flows either way, open
 // connections stay open and new ones hang, as when packets are dropped),
-// Heal ends it and what was held flows on. Only the proxy's clients are
-// cut; the rest of the test reaches the server directly.
+// Stall holds only the connections open at that moment (one stuck
+// connection, new ones flow), Heal ends either and what was held flows on.
+// Only the proxy's clients are cut; the rest of the test reaches the
+// server directly.
 type Proxy struct {
 	Addr   string // host:port to connect to instead of the server
 	target string
 
-	mu     sync.Mutex
-	healed chan struct{} // nil while not cut; closed at Heal
-	closed chan struct{}
+	mu        sync.Mutex
+	healed    chan struct{} // nil while nothing is held; closed at Heal
+	all       bool          // Cut: every connection is held
+	stallFrom int           // Stall: the connections numbered below are held
+	next      int           // the number of the next connection accepted
+	closed    chan struct{}
 }
 
 // NewProxy starts a proxy to target (host:port) that the test's cleanup
@@ -55,8 +60,12 @@ func NewProxy(t testing.TB, target string) *Proxy {
 				return
 			}
 			track(client)
+			p.mu.Lock()
+			id := p.next
+			p.next++
+			p.mu.Unlock()
 			conns.Go(func() {
-				if !p.pass() {
+				if !p.pass(id) {
 					return
 				}
 				server, err := net.Dial("tcp", target)
@@ -66,8 +75,8 @@ func NewProxy(t testing.TB, target string) *Proxy {
 				}
 				track(server)
 				var both sync.WaitGroup
-				both.Go(func() { p.copy(server, client) })
-				both.Go(func() { p.copy(client, server) })
+				both.Go(func() { p.copy(id, server, client) })
+				both.Go(func() { p.copy(id, client, server) })
 				both.Wait()
 			})
 		}
@@ -94,9 +103,21 @@ func (p *Proxy) Cut() {
 	if p.healed == nil {
 		p.healed = make(chan struct{})
 	}
+	p.all = true
 }
 
-// Heal lets what Cut held flow again.
+// Stall stops what flows on the connections open now until Heal, as when
+// a connection's packets are lost; connections opened after it flow.
+func (p *Proxy) Stall() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.healed == nil {
+		p.healed = make(chan struct{})
+	}
+	p.stallFrom = p.next
+}
+
+// Heal lets what Cut or Stall held flow again.
 func (p *Proxy) Heal() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -104,13 +125,17 @@ func (p *Proxy) Heal() {
 		close(p.healed)
 		p.healed = nil
 	}
+	p.all, p.stallFrom = false, 0
 }
 
-// pass waits while the proxy is cut; false when it is closed.
-func (p *Proxy) pass() bool {
+// pass waits while connection id is held; false when the proxy is closed.
+func (p *Proxy) pass(id int) bool {
 	for {
 		p.mu.Lock()
 		healed := p.healed
+		if !p.all && id >= p.stallFrom {
+			healed = nil
+		}
 		p.mu.Unlock()
 		if healed == nil {
 			return true
@@ -123,16 +148,16 @@ func (p *Proxy) pass() bool {
 	}
 }
 
-// copy forwards src to dst, holding each chunk read while the proxy is
-// cut; it closes both when either side ends.
-func (p *Proxy) copy(dst, src net.Conn) {
+// copy forwards src to dst, holding each chunk read while connection id is
+// held; it closes both when either side ends.
+func (p *Proxy) copy(id int, dst, src net.Conn) {
 	defer dst.Close()
 	defer src.Close()
 	buf := make([]byte, 32<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			if !p.pass() {
+			if !p.pass(id) {
 				return
 			}
 			if _, werr := dst.Write(buf[:n]); werr != nil {
