@@ -41,7 +41,8 @@ func (b *beatConn) exec(ctx context.Context, sql string, args ...any) error {
 		b.conn = c
 	}
 	_, err := b.conn.Exec(ctx, sql, args...)
-	if pgErr := (*pgconn.PgError)(nil); err != nil && !errors.As(err, &pgErr) {
+	var pgErr *pgconn.PgError
+	if err != nil && !errors.As(err, &pgErr) {
 		go closeConn(b.conn) // it may wait on the server: not here
 		b.conn = nil
 	}

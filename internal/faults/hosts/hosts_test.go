@@ -20,7 +20,11 @@
 // HOSTS_FAULT=<part of a fault's name> runs those faults only;
 // HOSTS_DEBUG=1 logs, for a batch that took over 20 s, its last jobs to
 // finish (id, seq, solo, attempts, recoveries, start and finish in seconds
-// after submission) and what the workers warned of.
+// after submission), the jobs finished in each second (and how many of them
+// ran solo), and what the workers warned of. A fault whose affected jobs
+// waited over 10 s after it (the table's target) logs, debug or not, the
+// last of them with their enqueue, start and finish times and what the
+// faulted worker logged from the fault on.
 package hosts_test
 
 import (
@@ -28,6 +32,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -493,6 +498,9 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int, base time.Duration) row 
 		if len(held) > 0 {
 			last := cl.lastFinished(t, `id = ANY ($1)`, held)
 			r.waitAfterFault, r.waitAfterHeal = max(0, last.Sub(faultAt)), max(0, last.Sub(healed))
+			if min(r.waitAfterFault, r.waitAfterHeal) > 10*time.Second {
+				cl.dumpHeld(t, held, start, faultAt, cl.workers[w])
+			}
 		}
 		r.fenced = cl.fencedLines() - logsBefore
 	} else {
@@ -508,16 +516,22 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int, base time.Duration) row 
 			t.Logf("late job: %v", v)
 		}
 		rows.Close()
-		rows, _ = faultstest.DBConn(t, cl.pg.URL()).Query(t.Context(), `SELECT floor(extract(epoch FROM finished_at - $2::timestamptz))::int, count(*)
+		// Solo jobs ran as a task each (a dead worker's bundles, lost
+		// tasks, a batch's tail), the others in their bundle's task.
+		rows, _ = faultstest.DBConn(t, cl.pg.URL()).Query(t.Context(), `SELECT floor(extract(epoch FROM finished_at - $2::timestamptz))::int,
+			count(*), count(*) FILTER (WHERE solo)
 			FROM jobs WHERE batch_id = $1 GROUP BY 1 ORDER BY 1`, id, start)
 		var line strings.Builder
 		for rows.Next() {
-			var sec, n int
-			_ = rows.Scan(&sec, &n)
+			var sec, n, solo int
+			_ = rows.Scan(&sec, &n, &solo)
 			fmt.Fprintf(&line, " %d:%d", sec, n)
+			if solo > 0 {
+				fmt.Fprintf(&line, "(%d solo)", solo)
+			}
 		}
 		rows.Close()
-		t.Logf("jobs finished per second from the submission:%s", line.String())
+		t.Logf("jobs finished per second from the submission (solo: in a task of their own):%s", line.String())
 		for i, w := range cl.all {
 			for _, l := range strings.Split(w.Output(), "\n") {
 				if strings.Contains(l, `"WARN"`) || strings.Contains(l, `"ERROR"`) || strings.Contains(l, "reachable again") {
@@ -549,6 +563,31 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int, base time.Duration) row 
 
 // lastFinished is when the last of the jobs that cond selects ($1: arg)
 // finished, by PostgreSQL's clock (the test's: the same machine).
+// dumpHeld logs, for a fault whose affected jobs waited past the table's
+// 10 s target, the last of them to finish and what the faulted worker (or
+// its successor) logged from the fault on.
+func (cl *cluster) dumpHeld(t *testing.T, held []int64, start, faultAt time.Time, w *e2etest.Proc) {
+	rows, err := faultstest.DBConn(t, cl.pg.URL()).Query(t.Context(), `SELECT id, seq, solo, attempts, recoveries,
+		extract(epoch FROM enqueued_at - $2::timestamptz)::numeric(8,1), extract(epoch FROM started_at - $2::timestamptz)::numeric(8,1),
+		extract(epoch FROM finished_at - $2::timestamptz)::numeric(8,1)
+		FROM jobs WHERE id = ANY ($1) ORDER BY finished_at DESC LIMIT 8`, held, start)
+	if err == nil {
+		for rows.Next() {
+			v, _ := rows.Values()
+			t.Logf("late held job (id, seq, solo, attempts, recoveries, enqueued, started, finished s after submission): %v", v)
+		}
+		rows.Close()
+	}
+	for _, l := range strings.Split(w.Output(), "\n") {
+		var entry struct {
+			Time time.Time `json:"time"`
+		}
+		if json.Unmarshal([]byte(l), &entry) == nil && !entry.Time.Before(faultAt.Add(-time.Second)) {
+			t.Logf("faulted worker: %s", l)
+		}
+	}
+}
+
 func (cl *cluster) lastFinished(t *testing.T, cond string, arg any) time.Time {
 	t.Helper()
 	var last time.Time
