@@ -561,8 +561,6 @@ func (cl *cluster) batch(t *testing.T, f *fault, w int, base time.Duration) row 
 	return r
 }
 
-// lastFinished is when the last of the jobs that cond selects ($1: arg)
-// finished, by PostgreSQL's clock (the test's: the same machine).
 // dumpHeld logs, for a fault whose affected jobs waited past the table's
 // 10 s target, the last of them to finish and what the faulted worker (or
 // its successor) logged from the fault on.
@@ -588,6 +586,8 @@ func (cl *cluster) dumpHeld(t *testing.T, held []int64, start, faultAt time.Time
 	}
 }
 
+// lastFinished is when the last of the jobs that cond selects ($1: arg)
+// finished, by PostgreSQL's clock (the test's: the same machine).
 func (cl *cluster) lastFinished(t *testing.T, cond string, arg any) time.Time {
 	t.Helper()
 	var last time.Time
