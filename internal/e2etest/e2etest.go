@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -23,8 +24,42 @@ var buildPuzzled = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("go build puzzled: %w\n%s", err, out)
 	}
-	return bin, nil
+	return bin, statSources()
 })
+
+// statSources stats every file of this module that the binary is built
+// from. go test caches a passing result and runs the test again only when
+// its own package, or a file or variable the test read, changed; a binary
+// built by a subprocess is none of those, so without this `go test ./...`
+// kept passing the end-to-end tests on a binary of stale sources. A stat
+// (os.Stat logs it for the cache) makes any change to those files count.
+func statSources() error {
+	const format = `{{if and .Module .Module.Main}}{{.Dir}}|{{join .GoFiles "|"}}|{{join .EmbedFiles "|"}}{{end}}`
+	out, err := exec.Command("go", "list", "-deps", "-f", format, "github.com/puzzled/puzzled/cmd/puzzled").Output()
+	if err != nil {
+		return fmt.Errorf("go list puzzled's packages: %w", err)
+	}
+	mod, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return fmt.Errorf("go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(mod))
+	files := []string{gomod, filepath.Join(filepath.Dir(gomod), "go.sum")}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		parts := strings.Split(line, "|")
+		for _, name := range parts[1:] {
+			if name != "" {
+				files = append(files, filepath.Join(parts[0], name))
+			}
+		}
+	}
+	for _, f := range files {
+		if _, err := os.Stat(f); err != nil {
+			return fmt.Errorf("stat %s: %w", f, err)
+		}
+	}
+	return nil
+}
 
 // Binary returns the path of a freshly built puzzled binary.
 func Binary(t testing.TB) string {
