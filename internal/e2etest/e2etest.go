@@ -34,22 +34,23 @@ var buildPuzzled = sync.OnceValues(func() (string, error) {
 // kept passing the end-to-end tests on a binary of stale sources. A stat
 // (os.Stat logs it for the cache) makes any change to those files count.
 func statSources() error {
-	const format = `{{if and .Module .Module.Main}}{{.Dir}}|{{join .GoFiles "|"}}|{{join .EmbedFiles "|"}}{{end}}`
+	// A line per package of this module: its go.mod, its directory, and
+	// its Go and embedded files (other modules are fixed by go.sum).
+	const format = `{{if and .Module .Module.Main}}{{.Module.GoMod}}|{{.Dir}}|{{join .GoFiles "|"}}|{{join .EmbedFiles "|"}}{{end}}`
 	out, err := exec.Command("go", "list", "-deps", "-f", format, "github.com/puzzled/puzzled/cmd/puzzled").Output()
 	if err != nil {
 		return fmt.Errorf("go list puzzled's packages: %w", err)
 	}
-	mod, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		return fmt.Errorf("go env GOMOD: %w", err)
-	}
-	gomod := strings.TrimSpace(string(mod))
-	files := []string{gomod, filepath.Join(filepath.Dir(gomod), "go.sum")}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	var files []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if line == "" {
+			continue // a package of another module
+		}
 		parts := strings.Split(line, "|")
-		for _, name := range parts[1:] {
+		files = append(files, parts[0], filepath.Join(filepath.Dir(parts[0]), "go.sum"))
+		for _, name := range parts[2:] {
 			if name != "" {
-				files = append(files, filepath.Join(parts[0], name))
+				files = append(files, filepath.Join(parts[1], name))
 			}
 		}
 	}
