@@ -181,11 +181,17 @@ func TestWorkerRegistersDespiteASlowFirstHeartbeat(t *testing.T) {
 // connection of their own, opened at start: no live worker is judged dead,
 // no job is taken over or runs twice, every job ends with one result.
 // Before, a full table made heartbeats fail and 29 jobs ran twice.
+//
+// The workers poll the interactive queue every 50 ms, not every 1 ms (the
+// default): ten idle workers polling every millisecond take about 1.4 of
+// the CI machine's 2 CPUs (14 % each, measured), and under CI's other load
+// serve's COPY of the batch got no CPU for 90 s. Interactive latency is not
+// what this test is about.
 func TestFullConnectionTableJudgesNoLiveWorkerDead(t *testing.T) {
 	const workers, levels = 10, 1500
 	pg, redis := envtest.OwnPostgresWith(t, map[string]string{"max_connections": "100"}), envtest.OwnRedis(t)
 	s := &e2etest.Stack{DatabaseURL: pg.URL(), RedisAddr: redis.Addr(),
-		ExtraEnv: []string{"PUZZLED_BULK_PRIORITY=off", "PUZZLED_CONCURRENCY=32"}}
+		ExtraEnv: []string{"PUZZLED_BULK_PRIORITY=off", "PUZZLED_CONCURRENCY=32", "PUZZLED_INTERACTIVE_POLL=50ms"}}
 	s.Start(t)
 	procs := []*e2etest.Proc{s.Work}
 	for len(procs) < workers {
@@ -237,9 +243,16 @@ func TestFullConnectionTableJudgesNoLiveWorkerDead(t *testing.T) {
 			}
 		}
 	}
+	// A first beat retried at start ("first heartbeat not written;
+	// retrying") is no fault: the worker holds nothing until it is written
+	// (ten workers starting at once on a loaded machine can take longer
+	// than a beat's deadline to connect). A beat that fails later is.
 	for i, p := range procs {
 		for _, l := range strings.Split(p.Output(), "\n") {
-			if strings.Contains(l, "taken over") || strings.Contains(l, "heartbeat not written") {
+			switch {
+			case strings.Contains(l, `"msg":"first heartbeat not written`):
+				t.Logf("worker %d at start: %s", i, l)
+			case strings.Contains(l, "taken over") || strings.Contains(l, "heartbeat not written"):
 				t.Errorf("worker %d lost its heartbeat or a job: %s", i, l)
 			}
 		}
