@@ -49,8 +49,9 @@ type Dispatcher struct {
 	// sweepBefore: jobs last enqueued before it are re-enqueued now (set
 	// when Redis lost its data, cleared when the sweep is through).
 	sweepBefore time.Time
-	// compacted: when the count rows were last folded.
-	compacted time.Time
+	// compacted: when the count rows were last folded; dropped: when the
+	// blobs of final jobs' checkpoints were last dropped.
+	compacted, dropped time.Time
 	// generationsAt is when the running generations last had their task
 	// enqueued again (dispatch_generations.go).
 	generationsAt time.Time
@@ -176,6 +177,7 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 		d.sweepBefore = time.Time{} // the sweep is through
 	}
 	d.compactNow(ctx)
+	d.dropCheckpointsNow(ctx)
 	if claimed == 0 {
 		return 0, nil
 	}
@@ -244,6 +246,31 @@ func bundleTasks(batches []store.LiveBatch) []task {
 		}
 	}
 	return tasks
+}
+
+// dropEvery is how often a dispatcher drops the checkpoint blobs of final
+// jobs (store.DropFinalCheckpoints), dropLimit how many at most a time: a
+// blob is dropped within about dropEvery of its job's end, and a backlog
+// (the blobs kept before this chore existed) goes at dropLimit a round
+// per dispatcher, in short statements.
+const (
+	dropEvery = 10 * time.Second
+	dropLimit = 1000
+)
+
+// dropCheckpointsNow drops final jobs' checkpoint blobs when dropEvery has
+// passed, at once again while a full page was dropped.
+func (d *Dispatcher) dropCheckpointsNow(ctx context.Context) {
+	if time.Since(d.dropped) < dropEvery {
+		return
+	}
+	n, err := d.cfg.Store.DropFinalCheckpoints(ctx, dropLimit)
+	if err != nil && ctx.Err() == nil {
+		d.cfg.Logger.Warn("checkpoints of final jobs not dropped", slog.Any("error", err))
+	}
+	if n < dropLimit {
+		d.dropped = time.Now()
+	}
 }
 
 // compactEvery is how often a dispatcher folds the count rows

@@ -391,3 +391,51 @@ func TestDispatcherHandsOverWhatADeadDispatcherStamped(t *testing.T) {
 		t.Fatalf("the round enqueued %s, stamped a moment ago by a live worker's dispatcher", TaskID(aliveJob))
 	}
 }
+
+// Issue 31: a dispatcher's round drops the checkpoint blob of a job that
+// ended (store.DropFinalCheckpoints), and leaves a running job's.
+func TestDispatcherDropsTheCheckpointsOfFinalJobs(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	owner := store.Owner{ID: "w", DeadAfter: time.Minute}
+	if err := e.st.Beat(t.Context(), owner.ID, "host", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var ids [2]int64
+	for i := range ids {
+		j, err := e.st.CreateJob(t.Context(), store.JobParams{Level: twoendsLevel(100 + i), Priority: jobtype.Bulk, MaxAttempts: 3, SolverVersion: "v"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		started, err := e.st.StartJobs(t.Context(), []int64{j.ID}, owner)
+		if err != nil || len(started) != 1 {
+			t.Fatalf("start: %v, %v", started, err)
+		}
+		run := store.RunOf(owner.ID, started[j.ID])
+		if ok, err := e.st.SaveCheckpoint(t.Context(), run, j.ID, 1, []byte("not an envelope; never read here")); !ok || err != nil {
+			t.Fatalf("SaveCheckpoint = %v, %v", ok, err)
+		}
+		ids[i] = j.ID
+	}
+	if _, err := e.st.CancelJob(t.Context(), ids[0]); err != nil {
+		t.Fatal(err)
+	}
+	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc, Owner: owner})
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	for i, want := range []bool{false, true} {
+		var kept bool
+		if err := conn.QueryRow(t.Context(), `SELECT blob IS NOT NULL FROM checkpoints WHERE job_id = $1`, ids[i]).Scan(&kept); err != nil {
+			t.Fatal(err)
+		}
+		if kept != want {
+			t.Errorf("job %d (canceled: %v): blob kept = %v, want %v", ids[i], i == 0, kept, want)
+		}
+	}
+}

@@ -38,3 +38,24 @@ func (s *Store) SaveCheckpoint(ctx context.Context, run Run, jobID int64, seq in
 	}
 	return saved, nil
 }
+
+// DropFinalCheckpoints drops the blobs of up to limit checkpoints whose
+// job is final (done, failed, canceled) and reports how many it dropped.
+// A blob only serves to resume its job; the row's summary (nodes, best
+// line) stays for the job's page. Rows another transaction holds are
+// skipped (SKIP LOCKED), so dispatchers running it at once never wait on
+// each other or on a checkpoint being saved.
+func (s *Store) DropFinalCheckpoints(ctx context.Context, limit int) (int, error) {
+	tag, err := s.pool.Exec(ctx, `
+		WITH c AS (
+			SELECT c.job_id FROM checkpoints c JOIN jobs j ON j.id = c.job_id
+			WHERE c.blob IS NOT NULL AND NOT `+stillLive+`
+			LIMIT $1
+			FOR UPDATE OF c SKIP LOCKED
+		)
+		UPDATE checkpoints SET blob = NULL FROM c WHERE checkpoints.job_id = c.job_id`, limit)
+	if err != nil {
+		return 0, fmt.Errorf("store: drop final checkpoints: %w", err)
+	}
+	return int(tag.RowsAffected()), nil
+}

@@ -227,6 +227,74 @@ func TestCheckpointKeepsNewestAndResumes(t *testing.T) {
 	}
 }
 
+// Issue 31: a final job's checkpoint blob is dropped, whichever way it
+// ended, while its summary stays on its page; a live job's blob stays and
+// still resumes it.
+func TestFinalJobsDropTheirCheckpointBlobs(t *testing.T) {
+	t.Parallel()
+	st, ctx, url := setupURL(t)
+	ends := []struct {
+		name string
+		end  func(run store.Run, id int64) error
+	}{
+		{"done", func(run store.Run, id int64) error {
+			_, err := finishJob(ctx, st, run, id, "v", solved(1))
+			return err
+		}},
+		{"failed", func(run store.Run, id int64) error { return st.FailJob(ctx, run, id, "boom", true) }},
+		{"canceled", func(_ store.Run, id int64) error { _, err := st.CancelJob(ctx, id); return err }},
+		{"still running", func(store.Run, int64) error { return nil }},
+	}
+	ids := make([]int64, len(ends))
+	for i, e := range ends {
+		j := mustCreateJob(t, st, twoends(fmt.Sprintf("%d,7,%d", i, i)), "v")
+		rj, err := startJob(ctx, st, j.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		best := &solver.Best{Plan: []byte(`[1]`), Moves: 1}
+		if ok, err := st.SaveCheckpoint(ctx, runOf(rj), j.ID, 1, checkpointBlob(t, 50, best, e.name)); !ok || err != nil {
+			t.Fatalf("%s: SaveCheckpoint = %v, %v", e.name, ok, err)
+		}
+		if err := e.end(runOf(rj), j.ID); err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		ids[i] = j.ID
+	}
+	// One at a time, then the rest: the limit holds.
+	if n, err := st.DropFinalCheckpoints(ctx, 1); n != 1 || err != nil {
+		t.Fatalf("DropFinalCheckpoints(1) = %d, %v; want 1", n, err)
+	}
+	if n, err := st.DropFinalCheckpoints(ctx, 100); n != 2 || err != nil {
+		t.Fatalf("DropFinalCheckpoints(100) = %d, %v; want the 2 other final jobs", n, err)
+	}
+	if n, err := st.DropFinalCheckpoints(ctx, 100); n != 0 || err != nil {
+		t.Fatalf("third DropFinalCheckpoints = %d, %v; want nothing left", n, err)
+	}
+	db, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	for i, e := range ends {
+		var hasBlob bool
+		if err := db.QueryRow(ctx, `SELECT blob IS NOT NULL FROM checkpoints WHERE job_id = $1`, ids[i]).Scan(&hasBlob); err != nil {
+			t.Fatalf("%s: %v", e.name, err)
+		}
+		if live := e.name == "still running"; hasBlob != live {
+			t.Errorf("%s: blob kept = %v, want %v", e.name, hasBlob, live)
+		}
+		got, err := st.GetJob(ctx, ids[i])
+		if err != nil || got.Progress == nil || got.Progress.Nodes != 50 || got.Progress.Best == nil {
+			t.Errorf("%s: progress after the drop = %+v, %v; want the summary kept", e.name, got.Progress, err)
+		}
+	}
+	rj, err := startJob(ctx, st, ids[len(ids)-1]) // the live job's next attempt
+	if err != nil || string(solver.CheckpointPayload(rj.Checkpoint)) != "still running" {
+		t.Fatalf("resume of the live job = %q, %v", solver.CheckpointPayload(rj.Checkpoint), err)
+	}
+}
+
 // checkpointBlob is a solver's checkpoint envelope after nodes nodes, with
 // best as the search's best line so far (nil: none) and payload.
 func checkpointBlob(t *testing.T, nodes int, best *solver.Best, payload string) []byte {
