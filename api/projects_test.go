@@ -43,8 +43,9 @@ type scopeFixture struct {
 	alphaBat int64 // a batch with alpha's level and the shared one
 	alphaGen int64 // a generation
 	alphaLvl string
-	shared   string // a level of both projects
-	victim   int64  // an alpha token the revoke row revokes
+	shared   string    // a level of both projects
+	betaJob  time.Time // when beta's job of the shared level was made
+	victim   int64     // an alpha token the revoke row revokes
 	markers  []string
 }
 
@@ -126,11 +127,15 @@ func setupScopes(t *testing.T) *scopeFixture {
 	// not be served from alpha's result.
 	st, body = request(t, "POST", f.url+"/v1/jobs", betaSubmit, `{"level":`+shared+`,"labels":{"owner":"beta-own"}}`)
 	mustJSON(t, st, body, 202, &job)
-	var betaJob struct{ Cached bool }
+	var betaJob struct {
+		Cached    bool
+		CreatedAt time.Time `json:"created_at"`
+	}
 	mustJSON(t, st, body, 202, &betaJob)
 	if betaJob.Cached {
 		t.Fatal("beta's job of the shared level was served from alpha's result")
 	}
+	f.betaJob = betaJob.CreatedAt
 
 	var victim struct{ ID int64 }
 	st, body = request(t, "POST", f.url+"/v1/tokens", alphaAdmin, `{"name":"alpha-victim","projects":[{"project":"alpha","role":"read"}]}`)
@@ -408,6 +413,19 @@ func TestProjectStatsAndLists(t *testing.T) {
 	if st != 404 {
 		t.Errorf("beta's stats of alpha = %d %s, want 404", st, body)
 	}
+	// The shared level is beta's since beta's job: alpha's earlier one
+	// does not show in when it was made.
+	var levels struct {
+		Items []struct {
+			Hash      string
+			CreatedAt time.Time `json:"created_at"`
+		}
+	}
+	st, body = request(t, "GET", f.url+"/v1/levels", beta, "")
+	mustJSON(t, st, body, 200, &levels)
+	if len(levels.Items) != 1 || levels.Items[0].Hash != f.shared || !levels.Items[0].CreatedAt.Equal(f.betaJob) {
+		t.Errorf("beta's levels %s, want the shared level made at %s", body, f.betaJob)
+	}
 	var audit struct {
 		Items []struct{ Action, Project string }
 	}
@@ -420,7 +438,7 @@ func TestProjectStatsAndLists(t *testing.T) {
 		}
 		actions = append(actions, a.Action)
 	}
-	for _, want := range []string{"job.create", "batch.create", "generation.create", "token.create"} {
+	for _, want := range []string{"job.create", "batch.create", "generation.create", "token.create", "project.create"} {
 		if !slices.Contains(actions, want) {
 			t.Errorf("audit %v lacks %s", actions, want)
 		}

@@ -489,19 +489,22 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 		LIMIT ` + limit, batch.args
 }
 
-// scopedLevelsQuery is LevelsQuery for the levels of some projects: each
-// level of the page is probed for a job of those projects (jobs_list_level)
-// that carries the labels, and its result is the newest definitive one
-// among those projects' jobs, so that nothing of another project (its
-// labels, its job ids, that it submitted the level) shows. It walks the
-// levels newest first (levels_list_created): a project with few of many
-// levels reads many of them.
+// scopedLevelsQuery is LevelsQuery for the levels of some projects, so
+// that nothing of another project shows (its labels, its job ids, that it
+// submitted the level, or when): a level's created_at is its first job's
+// among those projects (jobs_list_level), labels match those projects'
+// jobs, and its result is the newest definitive one among their jobs. It
+// reads every level and sorts the matches: a cost that grows with all
+// levels, not with the project's (no index leads from a project to its
+// levels; see docs/service.md, "Projects and tokens").
 func scopedLevelsQuery(f LevelFilter) (string, []any) {
 	var w where
 	w.args = append(w.args, f.Projects)
-	probe := `EXISTS (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id
-			WHERE j.level_hash = l.hash AND j.project_id = ANY ($1)` + extraJobLabels(&w, f.Labels, "j", "b") + `)`
-	w.conds = append(w.conds, probe)
+	w.conds = append(w.conds, "fj.at IS NOT NULL")
+	if len(f.Labels) > 0 {
+		w.conds = append(w.conds, `EXISTS (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id
+			WHERE j.level_hash = l.hash AND j.project_id = ANY ($1)`+extraJobLabels(&w, f.Labels, "j", "b")+`)`)
+	}
 	if f.Kind != "" {
 		w.add("l.kind = ?", f.Kind)
 	}
@@ -509,13 +512,15 @@ func scopedLevelsQuery(f LevelFilter) (string, []any) {
 		w.add("r.verdict = ?", f.Verdict)
 	}
 	if f.After != nil {
-		w.add("(l.created_at, l.hash) < (?, ?)", f.After.At, f.After.Key)
+		w.add("(fj.at, l.hash) < (?, ?)", f.After.At, f.After.Key)
 	}
-	return `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
+	return `SELECT l.hash, l.kind, fj.at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
 		FROM levels l
+		CROSS JOIN LATERAL (SELECT min(j.created_at) AS at FROM jobs j
+			WHERE j.level_hash = l.hash AND j.project_id = ANY ($1)) fj
 		LEFT JOIN LATERAL (` + projectResult("l.hash", "$1") + `) r ON true
 		` + w.sql() + `
-		ORDER BY l.created_at DESC, l.hash DESC
+		ORDER BY fj.at DESC, l.hash DESC
 		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args
 }
 
