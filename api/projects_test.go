@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/puzzled/puzzled/api"
@@ -102,6 +103,7 @@ func setupScopes(t *testing.T) *scopeFixture {
 
 	c := client.New(f.url)
 	c.Token = alphaAdmin
+	var err error
 	waittest.WaitFor(t, time.Minute, "alpha's job and batch to finish", func() bool {
 		j, err := c.GetJob(t.Context(), f.alphaJob)
 		if err != nil {
@@ -113,7 +115,7 @@ func setupScopes(t *testing.T) *scopeFixture {
 		}
 		return j.State == "done" && b.Done == 1
 	})
-	err := c.BatchResults(t.Context(), f.alphaBat, func(r wire.BatchResult) error {
+	err = c.BatchResults(t.Context(), f.alphaBat, func(r wire.BatchResult) error {
 		if r.Seq == 1 {
 			f.shared = r.LevelHash
 		}
@@ -136,6 +138,22 @@ func setupScopes(t *testing.T) *scopeFixture {
 		t.Fatal("beta's job of the shared level was served from alpha's result")
 	}
 	f.betaJob = betaJob.CreatedAt
+
+	// A delivered event of a callback of alpha's batch, to redeliver.
+	conn, err := pgx.Connect(t.Context(), f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	if _, err := conn.Exec(t.Context(), `
+		WITH h AS (
+			INSERT INTO webhooks (batch_id, url, owner, finished_at) VALUES ($1, 'https://example.com/markerALPHAhook', 'static:ops', now())
+			RETURNING id
+		)
+		INSERT INTO webhook_events (id, webhook_id, type, body, state) SELECT $2, h.id, 'batch.jobs_finished', '{}', 'delivered' FROM h`,
+		f.alphaBat, alphaEvent); err != nil {
+		t.Fatal(err)
+	}
 
 	var victim struct{ ID int64 }
 	st, body = request(t, "POST", f.url+"/v1/tokens", alphaAdmin, `{"name":"alpha-victim","projects":[{"project":"alpha","role":"read"}]}`)
@@ -169,6 +187,9 @@ func (f *scopeFixture) alphaIDs(t *testing.T, list string) []int64 {
 	}
 	return ids
 }
+
+// alphaEvent is the id of alpha's webhook event.
+const alphaEvent = "evt-alpha-1"
 
 func (f *scopeFixture) token(project, role string) string {
 	for _, tok := range f.tokens {
@@ -265,6 +286,7 @@ func (f *scopeFixture) rows() []scopeRow {
 		{"POST", "/v1/webhook-secrets", "", withRole("submit", 201)},
 		{"DELETE", "/v1/webhook-secrets/999999", "", withRole("submit", 404)},
 		{"POST", "/v1/webhook-events/nope/redeliver", "", withRole("submit", 404)},
+		{"POST", "/v1/webhook-events/" + alphaEvent + "/redeliver", "", onAlpha("submit", 202)},
 		{"GET", "/v1/tokens", "", withRole("admin", 200)},
 		{"GET", "/v1/audit", "", withRole("admin", 200)},
 		{"POST", "/v1/projects", `{"name":"gamma"}`, operatorOnly(201)},
@@ -333,8 +355,8 @@ func TestProjectScopes(t *testing.T) {
 					t.Errorf("%s %s as %s: the answer carries alpha's %q: %.300s", row.method, row.path, tok, m, body)
 				}
 			}
-			if st == http.StatusNotFound && row.method == "GET" {
-				f.checkSameAsMissing(t, row.path, tok, body)
+			if st == http.StatusNotFound {
+				f.checkSameAsMissing(t, row, tok, body)
 			}
 		}
 	}
@@ -342,12 +364,13 @@ func TestProjectScopes(t *testing.T) {
 
 // checkSameAsMissing compares beta's 404 for alpha's resource with the
 // 404 for an id (hash) that does not exist.
-func (f *scopeFixture) checkSameAsMissing(t *testing.T, path string, tok projectToken, body string) {
+func (f *scopeFixture) checkSameAsMissing(t *testing.T, row scopeRow, tok projectToken, body string) {
 	t.Helper()
+	path := row.path
 	var real, missing string
 	for _, id := range []string{strconv.FormatInt(f.alphaJob, 10), strconv.FormatInt(f.alphaBat, 10),
-		strconv.FormatInt(f.alphaGen, 10), f.alphaLvl} {
-		if strings.Contains(path, "/"+id) {
+		strconv.FormatInt(f.alphaGen, 10), f.alphaLvl, alphaEvent} {
+		if strings.Contains(path, "/"+id+"/") || strings.HasSuffix(path, "/"+id) || strings.Contains(path, "/"+id+"?") {
 			real = id
 			missing = "987654321"
 			if len(id) == 64 {
@@ -359,9 +382,9 @@ func (f *scopeFixture) checkSameAsMissing(t *testing.T, path string, tok project
 	if real == "" {
 		return
 	}
-	_, want := request(t, "GET", f.url+strings.Replace(path, "/"+real, "/"+missing, 1), tok.secret, "")
+	_, want := request(t, row.method, f.url+strings.Replace(path, "/"+real, "/"+missing, 1), tok.secret, row.body)
 	if strings.ReplaceAll(want, missing, real) != body {
-		t.Errorf("GET %s as %s: %q, but a missing one answers %q", path, tok, body, want)
+		t.Errorf("%s %s as %s: %q, but a missing one answers %q", row.method, path, tok, body, want)
 	}
 }
 
@@ -379,7 +402,7 @@ func routePattern(path string) string {
 			} else {
 				parts[i] = "{id}"
 			}
-		case p == "nope":
+		case parts[i-1] == "webhook-events":
 			parts[i] = "{id}"
 		}
 	}
