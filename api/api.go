@@ -143,62 +143,60 @@ func New(cfg Config) *Server {
 	return s
 }
 
-// access is what a route needs from the caller's token.
-type access int
-
-const (
-	read   access = iota // any valid token
-	write                // a token that is not read-only
-	submit               // write, and within the submission rate limit
-)
-
 func (s *Server) routes() {
 	s.handleOpen("GET /healthz", s.healthz)
 	s.handleOpen("GET /readyz", s.readyz)
 	s.handleOpen("GET /metrics", promhttp.HandlerFor(s.cfg.Metrics, promhttp.HandlerOpts{}).ServeHTTP)
 
-	s.handle("POST /v1/jobs", submit, s.createJob)
-	s.handle("GET /v1/jobs", read, s.listJobs)
-	s.handle("GET /v1/jobs/{id}", read, s.getJobWaiting)
-	s.handle("GET /v1/jobs/{id}/solution", read, s.getSolution)
-	s.handle("GET /v1/jobs/{id}/replay", read, s.replayJob)
-	s.handle("POST /v1/jobs/{id}/cancel", write, s.cancelJob)
-	s.handle("POST /v1/jobs/{id}/repair", submit, s.createRepair)
+	s.handle("POST /v1/jobs", needSubmit, s.createJob)
+	s.handle("GET /v1/jobs", needRead, s.listJobs)
+	s.handle("GET /v1/jobs/{id}", readOf(store.ResJob), s.getJobWaiting)
+	s.handle("GET /v1/jobs/{id}/solution", readOf(store.ResJob), s.getSolution)
+	s.handle("GET /v1/jobs/{id}/replay", readOf(store.ResJob), s.replayJob)
+	s.handle("POST /v1/jobs/{id}/cancel", submitOn(store.ResJob), s.cancelJob)
+	s.handle("POST /v1/jobs/{id}/repair", need{role: roleSubmit, res: store.ResJob, rate: true}, s.createRepair)
 
-	s.handle("POST /v1/batches", submit, s.createBatch)
-	s.handle("GET /v1/batches", read, s.listBatches)
-	s.handle("GET /v1/batches/{id}", read, s.getBatchWaiting)
-	s.handle("GET /v1/batches/{id}/results", read, s.batchResults)
-	s.handle("GET /v1/batches/{id}/report", read, s.batchReport)
-	s.handle("POST /v1/batches/{id}/cancel", write, s.cancelBatch)
-	s.handle("GET /v1/batches/{id}/deliveries", read, s.batchDeliveries)
-	s.handle("GET /v1/jobs/{id}/deliveries", read, s.jobDeliveries)
-	s.handle("POST /v1/webhook-events/{id}/redeliver", write, s.redeliver)
-	s.handle("POST /v1/webhook-secrets", write, s.createWebhookSecret)
-	s.handle("GET /v1/webhook-secrets", read, s.listWebhookSecrets)
-	s.handle("DELETE /v1/webhook-secrets/{id}", write, s.revokeWebhookSecret)
+	s.handle("POST /v1/batches", needSubmit, s.createBatch)
+	s.handle("GET /v1/batches", needRead, s.listBatches)
+	s.handle("GET /v1/batches/{id}", readOf(store.ResBatch), s.getBatchWaiting)
+	s.handle("GET /v1/batches/{id}/results", readOf(store.ResBatch), s.batchResults)
+	s.handle("GET /v1/batches/{id}/report", readOf(store.ResBatch), s.batchReport)
+	s.handle("POST /v1/batches/{id}/cancel", submitOn(store.ResBatch), s.cancelBatch)
+	s.handle("GET /v1/batches/{id}/deliveries", readOf(store.ResBatch), s.batchDeliveries)
+	s.handle("GET /v1/jobs/{id}/deliveries", readOf(store.ResJob), s.jobDeliveries)
+	s.handle("POST /v1/webhook-events/{id}/redeliver", submitOn(store.ResWebhookEvent), s.redeliver)
+	s.handle("POST /v1/webhook-secrets", need{role: roleSubmit}, s.createWebhookSecret)
+	s.handle("GET /v1/webhook-secrets", needRead, s.listWebhookSecrets)
+	s.handle("DELETE /v1/webhook-secrets/{id}", need{role: roleSubmit}, s.revokeWebhookSecret)
 
-	s.handle("POST /v1/generate", submit, s.createGeneration)
-	s.handle("GET /v1/generations/{id}", read, s.getGeneration)
-	s.handle("POST /v1/generations/{id}/cancel", write, s.cancelGeneration)
+	s.handle("POST /v1/generate", needSubmit, s.createGeneration)
+	s.handle("GET /v1/generations/{id}", readOf(store.ResGeneration), s.getGeneration)
+	s.handle("POST /v1/generations/{id}/cancel", submitOn(store.ResGeneration), s.cancelGeneration)
 
-	s.handle("GET /v1/levels", read, s.listLevels)
-	s.handle("GET /v1/levels/{hash}", read, s.getLevel)
-	s.handle("GET /v1/levels/{hash}/results", read, s.levelResults)
-	s.handle("POST /v1/levels/validate", read, s.validateLevel)
-	s.handle("POST /v1/play", read, s.play)
-	s.handle("GET /v1/stats", read, s.stats)
-	s.handle("GET /v1/openapi.json", read, s.openAPI)
-	s.handle("/v1/", read, s.notFound)
+	s.handle("GET /v1/levels", needRead, s.listLevels)
+	s.handle("GET /v1/levels/{hash}", need{role: roleRead, level: true}, s.getLevel)
+	s.handle("GET /v1/levels/{hash}/results", need{role: roleRead, level: true}, s.levelResults)
+	s.handle("POST /v1/levels/validate", needRead, s.validateLevel)
+	s.handle("POST /v1/play", needRead, s.play)
+	s.handle("GET /v1/stats", needRead, s.stats)
+	s.handle("GET /v1/openapi.json", needRead, s.openAPI)
+
+	s.handle("POST /v1/projects", need{operator: true}, s.createProject)
+	s.handle("GET /v1/projects", needRead, s.listProjects)
+	s.handle("POST /v1/tokens", needAdmin, s.createToken)
+	s.handle("GET /v1/tokens", needAdmin, s.listTokens)
+	s.handle("DELETE /v1/tokens/{id}", needAdmin, s.revokeToken)
+	s.handle("GET /v1/audit", needAdmin, s.listAudit)
+	s.handle("/v1/", needRead, s.notFound)
 
 	s.mux.Handle("/", web.Handler()) // the workbench pages: / and /ui/…
 }
 
 // handle registers a /v1 route behind auth, rate limits and metrics; a
 // POST route also refuses cross-site requests (crosssite.go).
-func (s *Server) handle(pattern string, a access, h http.HandlerFunc) {
+func (s *Server) handle(pattern string, n need, h http.HandlerFunc) {
 	s.patterns = append(s.patterns, pattern)
-	guarded := s.guard(a, h)
+	guarded := s.guard(n, h)
 	post := strings.HasPrefix(pattern, http.MethodPost+" ")
 	s.mux.Handle(pattern, s.metrics.instrument(pattern, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		apiHeaders(w)
@@ -228,8 +226,9 @@ func (s *Server) Routes() []string {
 }
 
 // guard answers 401 without a valid token (when tokens are configured),
-// 403 for a read-only token on a write route, 429 over the rate limit.
-func (s *Server) guard(a access, h http.HandlerFunc) http.HandlerFunc {
+// 404 for a resource of a project the token cannot read, 403 for a role
+// too low (scope.go), 429 over the rate limit.
+func (s *Server) guard(n need, h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		p, err := s.auth.authenticate(r)
 		switch {
@@ -240,10 +239,9 @@ func (s *Server) guard(a access, h http.HandlerFunc) http.HandlerFunc {
 		case err != nil:
 			s.writeStoreError(w, r, err)
 			return
-		case a >= write && p.readOnly:
-			writeError(w, http.StatusForbidden, "this token is read-only", "")
+		case !s.checkScope(w, r, p, n):
 			return
-		case a == submit:
+		case n.rate:
 			if wait, ok := s.limits.allow(p.name); !ok {
 				w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 				writeError(w, http.StatusTooManyRequests,

@@ -103,10 +103,10 @@ const level = `{"kind":"twoends","values":[3,1,2]}`
 func TestAuth(t *testing.T) {
 	t.Parallel()
 	f := setup(t, api.Config{Tokens: []api.StaticToken{{Name: "ci", Token: "env-secret"}}}, false)
-	if _, err := f.store.CreateToken(t.Context(), "dash", api.HashToken("db-ro-secret"), true); err != nil {
+	if _, err := f.store.CreateToken(t.Context(), store.TokenParams{Name: "dash", Hash: api.HashToken("db-ro-secret"), ReadOnly: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.store.CreateToken(t.Context(), "studio", api.HashToken("db-secret"), false); err != nil {
+	if _, err := f.store.CreateToken(t.Context(), store.TokenParams{Name: "studio", Hash: api.HashToken("db-secret")}); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -134,7 +134,7 @@ func TestAuth(t *testing.T) {
 func TestStoredTokenTurnsAuthOn(t *testing.T) {
 	t.Parallel()
 	dbTokens := setup(t, api.Config{}, false)
-	if _, err := dbTokens.store.CreateToken(t.Context(), "first", api.HashToken("s3cret"), false); err != nil {
+	if _, err := dbTokens.store.CreateToken(t.Context(), store.TokenParams{Name: "first", Hash: api.HashToken("s3cret")}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := request(t, "POST", dbTokens.url+"/v1/jobs", "", level); got != 401 {

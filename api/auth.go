@@ -24,14 +24,24 @@ type StaticToken struct {
 }
 
 // principal is who made a request: a token's name, or the client address
-// when no token is configured (for rate limits).
+// when no token is configured (for rate limits), and what it may do
+// (scope.go).
 type principal struct {
-	name     string
-	readOnly bool
+	name string
 	// owner is who owns what the caller creates (webhook secrets):
 	// "token:<id>" for a stored token, "static:<name>" for a configured
-	// one, "anonymous" when no token is needed.
+	// one, "anonymous" when no token is needed. It is also the actor of
+	// audit rows.
 	owner string
+	// operator: every project, as admin, and the projects and tokens
+	// themselves (static tokens, stored tokens without projects, anyone
+	// when no token is configured).
+	operator bool
+	// readAll: read on every project (read-only static or stored tokens
+	// without projects).
+	readAll bool
+	// roles are a scoped token's roles by project id.
+	roles map[int64]role
 }
 
 // kind says what a principal is, for messages: "token" or "client address".
@@ -85,7 +95,7 @@ var (
 // authenticate returns the request's principal. With no token configured
 // anywhere every request is allowed, as the client's address.
 func (a *authenticator) authenticate(r *http.Request) (principal, error) {
-	anon := principal{name: "addr:" + clientHost(r), owner: "anonymous"}
+	anon := principal{name: "addr:" + clientHost(r), owner: "anonymous", operator: true}
 	required, err := a.required(r.Context())
 	if err != nil {
 		return principal{}, err
@@ -105,7 +115,8 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 		}
 	}
 	if found >= 0 {
-		return principal{name: "token:" + a.static[found].name, readOnly: a.static[found].readOnly,
+		ro := a.static[found].readOnly
+		return principal{name: "token:" + a.static[found].name, operator: !ro, readAll: ro,
 			owner: "static:" + a.static[found].name}, nil
 	}
 	a.mu.Lock()
@@ -121,11 +132,34 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 	if err != nil {
 		return principal{}, err
 	}
-	p := principal{name: "token:" + t.Name, readOnly: t.ReadOnly, owner: "token:" + strconv.FormatInt(t.ID, 10)}
+	p := principalOfToken(t)
 	a.mu.Lock()
 	a.cache[sum] = cachedToken{p: p, expires: time.Now().Add(tokenCacheTTL)}
 	a.mu.Unlock()
 	return p, nil
+}
+
+// principalOfToken is what a stored token may do: a scoped token its
+// roles, one without projects everything (read only if read-only).
+func principalOfToken(t store.Token) principal {
+	p := principal{name: "token:" + t.Name, owner: "token:" + strconv.FormatInt(t.ID, 10)}
+	if !t.Scoped {
+		p.operator, p.readAll = !t.ReadOnly, t.ReadOnly
+		return p
+	}
+	p.roles = map[int64]role{}
+	for project, name := range t.Roles {
+		p.roles[project] = roleNamed(name)
+	}
+	return p
+}
+
+// forget drops the cached stored tokens, so that a revoked one is refused
+// by this process at once (by others within tokenCacheTTL).
+func (a *authenticator) forget() {
+	a.mu.Lock()
+	clear(a.cache)
+	a.mu.Unlock()
 }
 
 // required reports whether any token is configured; the stored side is

@@ -193,6 +193,8 @@ func (d *batchDecoder) wrapperFields() error {
 			err = d.dec.Decode(&d.opts.Labels)
 		case "callbacks":
 			err = d.dec.Decode(&d.opts.Callbacks)
+		case "project":
+			err = d.dec.Decode(&d.opts.Project)
 		default:
 			return &solver.FieldError{Field: key, Reason: "unknown field"}
 		}

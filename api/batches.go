@@ -79,6 +79,7 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", stream.n),
 		slog.Duration("took", time.Since(start)))
+	s.audit(r, &stream.project, "batch.create", strconv.FormatInt(id, 10), map[string]any{"total": stream.n})
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": stream.n})
 }
 
@@ -137,6 +138,7 @@ type levelStream struct {
 	bad      []levelError
 	nbad     int
 	versions map[string]string
+	project  int64 // where the batch went (finish)
 	err      error // what ended the stream early (other than bad levels), for the answer
 }
 
@@ -212,6 +214,15 @@ func (l *levelStream) finish(query jobtype.Options) func(*store.BatchParams) err
 			l.err = err
 			return l.err
 		}
+		project, err := l.s.requestProject(l.r, opts.Project, roleSubmit)
+		var refused *scopeError
+		if errors.As(err, &refused) {
+			l.err = err
+		}
+		if err != nil {
+			return err // a database error is answered as one (l.err unset)
+		}
+		p.Project, l.project = project, project
 		hooks, err := l.s.callbackWebhooks(l.r.Context(), opts.Callbacks, true)
 		if err != nil {
 			l.err = err
@@ -230,7 +241,10 @@ func writeBatchError(w http.ResponseWriter, err error) {
 	var tooBig *http.MaxBytesError
 	var tooLarge errLevelTooLarge
 	var tooMany errTooManyLevels
+	var scope *scopeError
 	switch {
+	case errors.As(err, &scope):
+		writeScopeError(w, scope)
 	case errors.As(err, &tooBig):
 		writeTooLarge(w, tooBig.Limit)
 	case errors.As(err, &tooLarge):
@@ -334,5 +348,6 @@ func (s *Server) cancelBatch(w http.ResponseWriter, r *http.Request) {
 	for _, jid := range ids {
 		_ = s.cfg.Queue.Cancel(jid) // best effort; workers also poll the state
 	}
+	s.auditResource(r, store.ResBatch, "batch.cancel", id, map[string]any{"canceled": len(ids)})
 	writeJSON(w, http.StatusOK, wire.BatchCancel{ID: id, Canceled: len(ids)})
 }

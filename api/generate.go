@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/jobtype"
@@ -45,6 +46,10 @@ func (s *Server) createGeneration(w http.ResponseWriter, r *http.Request) {
 		writeLevelError(w, err)
 		return
 	}
+	project, err := s.requestProject(r, req.Project, roleSubmit)
+	if !s.scopeAnswered(w, r, err) {
+		return
+	}
 	playouts := difficulty.DefaultPlayouts
 	if req.Difficulty != nil {
 		playouts = req.Difficulty.Playouts
@@ -60,7 +65,7 @@ func (s *Server) createGeneration(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "difficulty.playouts: a generation rates every candidate, 0 is not allowed", "difficulty.playouts")
 		return
 	}
-	s.startGeneration(w, r, store.GenerationParams{Mode: store.ModeGenerate, Template: tpl, Labels: req.Labels,
+	s.startGeneration(w, r, store.GenerationParams{Mode: store.ModeGenerate, Template: tpl, Labels: req.Labels, Project: project,
 		Request: store.GenerationRequest{Count: req.Count, MinScore: req.Score.Min, MaxScore: req.Score.Max, Seed: req.Seed,
 			MaxCandidates: g.MaxTried(), Budget: req.Budget, Playouts: playouts}})
 }
@@ -92,7 +97,7 @@ func (s *Server) createRepair(w http.ResponseWriter, r *http.Request) {
 		writeLevelError(w, err)
 		return
 	}
-	lvl, err := s.cfg.Store.GetLevel(r.Context(), job.LevelHash)
+	lvl, err := s.cfg.Store.GetLevel(r.Context(), job.LevelHash, nil) // its body only
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return
@@ -113,6 +118,7 @@ func (s *Server) createRepair(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.startGeneration(w, r, store.GenerationParams{Mode: store.ModeRepair, Template: lvl.Level, SourceJob: &job.ID, Labels: req.Labels,
+		Project: job.ProjectID,
 		Request: store.GenerationRequest{Count: rr.Count, MaxEdits: rr.MaxEdits, MaxCandidates: rr.MaxCandidates, Budget: req.Budget}})
 }
 
@@ -139,6 +145,7 @@ func (s *Server) startGeneration(w http.ResponseWriter, r *http.Request, p store
 	if err := s.cfg.Queue.EnqueueGenerate(r.Context(), g.ID); err != nil {
 		s.cfg.Logger.Warn("generation not enqueued; the dispatcher will", "generation_id", g.ID, "error", err)
 	}
+	s.audit(r, &p.Project, "generation.create", strconv.FormatInt(g.ID, 10), map[string]any{"mode": p.Mode, "batch": g.BatchID})
 	w.Header().Set("Location", fmt.Sprintf("/v1/generations/%d", g.ID))
 	writeJSON(w, http.StatusAccepted, toWireGeneration(g))
 }
@@ -166,6 +173,7 @@ func (s *Server) cancelGeneration(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
+	s.auditResource(r, store.ResGeneration, "generation.cancel", id, nil)
 	writeJSON(w, http.StatusOK, toWireGeneration(g))
 }
 

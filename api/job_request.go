@@ -51,6 +51,8 @@ func decodeJobRequest(reg *solver.Registry, body []byte) (jobtype.Spec, error) {
 			spec.Labels = raw
 		case "callbacks":
 			err = decodeOption(name, raw, &spec.Callbacks)
+		case "project":
+			err = decodeOption(name, raw, &spec.Project)
 		default:
 			err = &solver.FieldError{Field: name, Reason: "unknown field"}
 		}
@@ -69,7 +71,7 @@ func isWrapper(fields map[string]json.RawMessage) bool {
 	}
 	for name := range fields {
 		switch name {
-		case "priority", "budget", "difficulty", "labels", "callbacks":
+		case "priority", "budget", "difficulty", "labels", "callbacks", "project":
 		default:
 			return false
 		}

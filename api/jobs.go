@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/jobtype"
@@ -32,6 +33,10 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		writeLevelError(w, err)
 		return
 	}
+	project, err := s.requestProject(r, spec.Project, roleSubmit)
+	if !s.scopeAnswered(w, r, err) {
+		return
+	}
 	hooks, err := s.callbackWebhooks(r.Context(), spec.Callbacks, false)
 	if err != nil {
 		s.writeOptionError(w, r, err)
@@ -40,7 +45,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 	lvl, kind := s.storedLevel(parsed)
 	job, err := queue.Submit(r.Context(), s.cfg.Store, s.cfg.Queue, store.JobParams{
 		Level: lvl, Priority: spec.Priority, Budget: spec.Budget, Labels: spec.Labels, Playouts: spec.Playouts(),
-		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(),
+		MaxAttempts: s.cfg.Limits.MaxAttempts, SolverVersion: kind.Version(), Project: project,
 	}, s.cfg.Logger)
 	if err != nil {
 		s.writeStoreError(w, r, err)
@@ -50,6 +55,7 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
+	s.audit(r, &project, "job.create", strconv.FormatInt(job.ID, 10), nil)
 	writeJSON(w, http.StatusAccepted, toWireJob(job))
 }
 
@@ -122,5 +128,6 @@ func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request) {
 		// Best effort: the worker also sees the state within a second.
 		_ = s.cfg.Queue.Cancel(id)
 	}
+	s.auditResource(r, store.ResJob, "job.cancel", id, map[string]any{"state": state})
 	writeJSON(w, http.StatusOK, wire.JobCancel{ID: id, State: state})
 }

@@ -13,7 +13,7 @@ func (s *Server) getLevel(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "a level hash is 64 lowercase hex digits (SHA-256 of the canonical level)", "hash")
 		return
 	}
-	lr, err := s.cfg.Store.GetLevel(r.Context(), hash)
+	lr, err := s.cfg.Store.GetLevel(r.Context(), hash, principalOf(r.Context()).readable())
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return

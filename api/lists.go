@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -141,6 +142,26 @@ func (l *listQuery) cursor(byHash bool) *store.Position {
 	return p
 }
 
+// listScope reads ?project=NAME, which narrows a list to one project the
+// caller reads, and returns the projects the list shows: that one, or
+// every project the caller reads (nil: all). A project it cannot read is
+// one that does not exist: the list is empty.
+func (s *Server) listScope(l *listQuery, r *http.Request) []int64 {
+	p := principalOf(r.Context())
+	name := l.get("project")
+	if name == "" {
+		return p.readable()
+	}
+	pr, err := s.cfg.Store.ProjectByName(r.Context(), name)
+	if err != nil || p.role(pr.ID) < roleRead {
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			l.fail("project", "could not be read: "+err.Error())
+		}
+		return []int64{}
+	}
+	return []int64{pr.ID}
+}
+
 // done answers 400 for the first bad or unknown parameter.
 func (l *listQuery) done(w http.ResponseWriter) bool {
 	for name := range l.q {
@@ -170,7 +191,7 @@ var (
 
 func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	q := newListQuery(r)
-	f := store.JobFilter{
+	f := store.JobFilter{Projects: s.listScope(q, r),
 		BatchID: q.id("batch"), Kind: q.oneOf("kind", s.cfg.Registry.Names()), State: jobtype.State(q.oneOf("state", jobStates)),
 		Verdict: q.oneOf("verdict", verdicts), LevelHash: q.hash("level"), Labels: q.labels(),
 		Since: q.time("since"), Until: q.time("until"), After: q.cursor(false), Limit: q.limit(),
@@ -189,7 +210,7 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 	q := newListQuery(r)
-	f := store.BatchFilter{Labels: q.labels(), Since: q.time("since"), Until: q.time("until"),
+	f := store.BatchFilter{Projects: s.listScope(q, r), Labels: q.labels(), Since: q.time("since"), Until: q.time("until"),
 		After: q.cursor(false), Limit: q.limit()}
 	if !q.done(w) {
 		return
@@ -205,7 +226,7 @@ func (s *Server) listBatches(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) listLevels(w http.ResponseWriter, r *http.Request) {
 	q := newListQuery(r)
-	f := store.LevelFilter{Kind: q.oneOf("kind", s.cfg.Registry.Names()),
+	f := store.LevelFilter{Projects: s.listScope(q, r), Kind: q.oneOf("kind", s.cfg.Registry.Names()),
 		Verdict: q.oneOf("verdict", []string{string(solver.Solved), string(solver.Unsolvable)}),
 		Labels:  q.labels(), After: q.cursor(true), Limit: q.limit()}
 	if !q.done(w) {
@@ -234,7 +255,7 @@ func (s *Server) levelResults(w http.ResponseWriter, r *http.Request) {
 	streamPage(s, w, r, limit, func(it wire.LevelResultItem) store.Position {
 		return store.Position{At: it.CreatedAt, ID: it.JobID}
 	}, func(fn func(wire.LevelResultItem) error) error {
-		return s.cfg.Store.LevelResults(r.Context(), hash, after, limit+1, func(it store.LevelResultItem) error {
+		return s.cfg.Store.LevelResults(r.Context(), hash, principalOf(r.Context()).readable(), after, limit+1, func(it store.LevelResultItem) error {
 			return fn(wire.LevelResultItem{JobID: it.JobID, Result: *toWireResult(&it.Result)})
 		})
 	})

@@ -20,7 +20,7 @@ func (s *Server) replayJob(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusConflict, fmt.Sprintf("job %d is %s and has no result yet", job.ID, job.State), "")
 		return
 	}
-	lr, err := s.cfg.Store.GetLevel(r.Context(), job.LevelHash)
+	lr, err := s.cfg.Store.GetLevel(r.Context(), job.LevelHash, nil) // its body only
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return

@@ -1,8 +1,12 @@
 package api
 
 import (
+	"errors"
+	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/puzzled/puzzled/store"
 )
 
 func (s *Server) batchReport(w http.ResponseWriter, r *http.Request) {
@@ -31,7 +35,20 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request) {
 			*dst = t
 		}
 	}
-	st, err := s.cfg.Store.Stats(r.Context(), since, until)
+	projects := principalOf(r.Context()).readable()
+	if name := r.URL.Query().Get("project"); name != "" {
+		pr, err := s.cfg.Store.ProjectByName(r.Context(), name)
+		if (err == nil && principalOf(r.Context()).role(pr.ID) < roleRead) || errors.Is(err, store.ErrNotFound) {
+			writeError(w, http.StatusNotFound, fmt.Sprintf("project %q: not found", name), "project")
+			return
+		}
+		if err != nil {
+			s.writeStoreError(w, r, err)
+			return
+		}
+		projects = []int64{pr.ID}
+	}
+	st, err := s.cfg.Store.Stats(r.Context(), since, until, projects)
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return

@@ -91,11 +91,16 @@ func toWireSecret(w store.WebhookSecret) wire.WebhookSecret {
 }
 
 func (s *Server) createWebhookSecret(w http.ResponseWriter, r *http.Request) {
-	sec, err := s.cfg.Store.CreateWebhookSecret(r.Context(), principalOf(r.Context()).owner, newSecret())
+	project, err := s.requestProject(r, "", roleSubmit)
+	if !s.scopeAnswered(w, r, err) {
+		return
+	}
+	sec, err := s.cfg.Store.CreateWebhookSecret(r.Context(), principalOf(r.Context()).owner, newSecret(), project)
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return
 	}
+	s.audit(r, &project, "webhook_secret.create", strconv.FormatInt(sec.ID, 10), nil)
 	out := toWireSecret(sec)
 	out.Secret = sec.Secret // shown this once
 	writeJSON(w, http.StatusCreated, out)
@@ -124,6 +129,7 @@ func (s *Server) revokeWebhookSecret(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
+	s.audit(r, &sec.ProjectID, "webhook_secret.revoke", strconv.FormatInt(sec.ID, 10), nil)
 	writeJSON(w, http.StatusOK, toWireSecret(sec))
 }
 
@@ -175,6 +181,9 @@ func (s *Server) redeliver(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.writeStoreError(w, r, err)
 		return
+	}
+	if project, err := s.cfg.Store.ResourceProject(r.Context(), store.ResWebhookEvent, id); err == nil {
+		s.audit(r, &project, "webhook_event.redeliver", id, nil)
 	}
 	// If Redis is down, the emitters' sweep hands it over once it is stale.
 	if err := webhook.Enqueue(r.Context(), s.cfg.Queue, s.cfg.Webhooks, store.EventTask{ID: e.ID, Generation: e.Generation}); err != nil {

@@ -22,6 +22,9 @@ type Options struct {
 	// Callbacks are URLs that get signed events when the job or batch is
 	// finished (docs/webhooks.md); the caller's token needs a webhook secret.
 	Callbacks []Callback `json:"callbacks,omitempty"`
+	// Project names the project the job or batch goes to; "" lets the
+	// server choose (the token's only project, else 'default').
+	Project string `json:"project,omitempty"`
 }
 
 // Difficulty is the "difficulty" option of a job or batch: how many

@@ -38,6 +38,8 @@ type BatchParams struct {
 	// Webhooks are the batch's callbacks (webhooks.go), stored before its
 	// jobs so that jobs finished at once from the cache are reported too.
 	Webhooks []NewWebhook
+	// Project is the batch's and its jobs' (0: DefaultProject).
+	Project int64
 }
 
 // LevelStream yields a batch's levels one at a time.
@@ -48,6 +50,7 @@ type LevelStream interface {
 // Batch is a batch with its progress.
 type Batch struct {
 	ID         int64
+	ProjectID  int64
 	Total      int
 	Priority   jobtype.Priority
 	Labels     json.RawMessage
@@ -89,8 +92,8 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 				return err
 			}
 		}
-		err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels) VALUES ($1, $2, $3) RETURNING id`,
-			src.n, p.Priority, nullJSON(p.Labels)).Scan(&id)
+		err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels, project_id) VALUES ($1, $2, $3, $4) RETURNING id`,
+			src.n, p.Priority, nullJSON(p.Labels), projectOr(p.Project)).Scan(&id)
 		if err != nil {
 			return fmt.Errorf("insert batch: %w", err)
 		}
@@ -109,10 +112,10 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		// (batchLabels), applied to its jobs when they are read.
 		if _, err := tx.Exec(ctx, `
 			INSERT INTO jobs (batch_id, seq, level_hash, kind, priority, max_nodes, max_ms, max_attempts, labels,
-				difficulty_playouts)
-			SELECT $1, seq, hash, kind, $2, $3, $4, $5, labels, $6
+				difficulty_playouts, project_id)
+			SELECT $1, seq, hash, kind, $2, $3, $4, $5, labels, $6, $7
 			FROM new_jobs ORDER BY seq`,
-			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), p.Playouts); err != nil {
+			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), p.Playouts, projectOr(p.Project)); err != nil {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
 		if len(p.Labels) > 0 && string(p.Labels) != "null" {
@@ -129,7 +132,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 				return fmt.Errorf("mark duplicates: %w", err)
 			}
 		}
-		cached, err := completeCached(ctx, tx, id, src.unique, p.Versions, wantsFigures(p.Playouts))
+		cached, err := completeCached(ctx, tx, id, projectOr(p.Project), src.unique, p.Versions, wantsFigures(p.Playouts))
 		if err != nil {
 			return err
 		}
@@ -223,11 +226,12 @@ func (s *sliceStream) Next() (Level, error) {
 }
 
 // completeCached completes the batch's jobs whose level already has a
-// definitive result of the current solver version. The hits are looked up
+// definitive result of the current solver version in the same project
+// (sameProject). The hits are looked up
 // by hash first (index probes; a fresh batch usually has none): joining the
 // just-copied jobs directly would be planned with stale statistics.
 // figures says whether the batch's jobs want difficulty figures (cachedFor).
-func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []string, kindVersions map[string]string, figures bool) (int, error) {
+func completeCached(ctx context.Context, tx pgx.Tx, batchID, project int64, hashes []string, kindVersions map[string]string, figures bool) (int, error) {
 	kinds, versions := make([]string, 0, len(kindVersions)), make([]string, 0, len(kindVersions))
 	for k, v := range kindVersions {
 		kinds, versions = append(kinds, k), append(versions, v)
@@ -238,7 +242,8 @@ func completeCached(ctx context.Context, tx pgx.Tx, batchID int64, hashes []stri
 		JOIN unnest($2::text[], $3::text[]) AS v (kind, version) ON v.version = r.solver_version
 		JOIN levels l ON l.hash = r.level_hash AND l.kind = v.kind
 		WHERE r.level_hash = ANY ($1) AND r.verdict IN `+definitiveVerdicts+` AND `+cachedFor("$4")+`
-		ORDER BY r.level_hash, r.difficulty IS NULL, r.job_id`, hashes, kinds, versions, figures)
+			AND `+sameProject("$5")+`
+		ORDER BY r.level_hash, r.difficulty IS NULL, r.job_id`, hashes, kinds, versions, figures, project)
 	if err != nil {
 		return 0, fmt.Errorf("find cached results: %w", err)
 	}
@@ -300,8 +305,8 @@ func insertBundles(ctx context.Context, tx pgx.Tx, batchID int64, n, cached int,
 // GetBatch returns a batch with its counts per state, verdict and kind.
 func (s *Store) GetBatch(ctx context.Context, id int64) (Batch, error) {
 	b := Batch{States: map[string]int{}, Verdicts: map[string]int{}, Kinds: map[string]int{}}
-	err := s.pool.QueryRow(ctx, `SELECT id, total, priority, labels, created_at, canceled_at FROM batches WHERE id = $1`, id).
-		Scan(&b.ID, &b.Total, &b.Priority, &b.Labels, &b.CreatedAt, &b.CanceledAt)
+	err := s.pool.QueryRow(ctx, `SELECT id, project_id, total, priority, labels, created_at, canceled_at FROM batches WHERE id = $1`, id).
+		Scan(&b.ID, &b.ProjectID, &b.Total, &b.Priority, &b.Labels, &b.CreatedAt, &b.CanceledAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Batch{}, fmt.Errorf("batch %d: %w", id, ErrNotFound)
 	}

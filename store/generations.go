@@ -64,6 +64,7 @@ type GenerationParams struct {
 	SourceJob *int64
 	Request   GenerationRequest
 	Labels    json.RawMessage // of the batch and its jobs
+	Project   int64           // 0: DefaultProject
 }
 
 // CreateGeneration stores the template level, an empty batch of Count
@@ -81,13 +82,13 @@ func (s *Store) CreateGeneration(ctx context.Context, p GenerationParams) (Gener
 			return err
 		}
 		var batch int64
-		if err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels) VALUES ($1, 'bulk', $2) RETURNING id`,
-			p.Request.Count, nullJSON(p.Labels)).Scan(&batch); err != nil {
+		if err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels, project_id) VALUES ($1, 'bulk', $2, $3) RETURNING id`,
+			p.Request.Count, nullJSON(p.Labels), projectOr(p.Project)).Scan(&batch); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `INSERT INTO generations (batch_id, mode, kind, template, source_job, request)
-			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-			batch, p.Mode, p.Template.Kind, p.Template.Hash, p.SourceJob, string(req)).Scan(&id)
+		return tx.QueryRow(ctx, `INSERT INTO generations (batch_id, mode, kind, template, source_job, request, project_id)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+			batch, p.Mode, p.Template.Kind, p.Template.Hash, p.SourceJob, string(req), projectOr(p.Project)).Scan(&id)
 	})
 	if err != nil {
 		return Generation{}, fmt.Errorf("store: create generation: %w", err)
@@ -187,9 +188,10 @@ func storeKept(ctx context.Context, tx pgx.Tx, batch int64, seq int, c Candidate
 	}
 	var job int64
 	err = tx.QueryRow(ctx, `
-		INSERT INTO jobs (batch_id, seq, level_hash, kind, state, priority, labels, attempts, started_at, finished_at, verdict)
+		INSERT INTO jobs (batch_id, seq, level_hash, kind, state, priority, labels, attempts, started_at, finished_at, verdict,
+			project_id)
 		SELECT $1, $2, $3, $4, 'done', 'bulk', coalesce(b.labels, '{}'::jsonb) || coalesce($5::jsonb, '{}'::jsonb), 1,
-			now() - $6 * interval '1 millisecond', now(), $7
+			now() - $6 * interval '1 millisecond', now(), $7, b.project_id
 		FROM batches b WHERE b.id = $1
 		RETURNING id`,
 		batch, int32(seq), c.Level.Hash, c.Level.Kind, nullJSON(c.Labels), c.Result.Stats.ElapsedMS, a.verdict).Scan(&job)

@@ -17,6 +17,7 @@ import (
 // wire.Job).
 type Job struct {
 	ID          int64
+	ProjectID   int64
 	BatchID     *int64
 	Seq         *int32
 	LevelHash   string
@@ -53,7 +54,8 @@ type JobParams struct {
 	Playouts      *int // per player, of the difficulty figures: nil the worker's default, 0 none (cachedFor)
 	Labels        json.RawMessage
 	MaxAttempts   int
-	SolverVersion string // a definitive result of this version completes the job at once
+	SolverVersion string // a definitive result of this version (in the project) completes the job at once
+	Project       int64  // 0: DefaultProject
 }
 
 // CreateJob stores the level (once per hash) and a job for it. When the
@@ -72,15 +74,15 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 		), src AS (
 			SELECT r.job_id, r.verdict FROM results r
 			WHERE r.level_hash = $1 AND r.solver_version = $10 AND r.verdict IN `+definitiveVerdicts+`
-				AND `+cachedFor("$11")+`
+				AND `+cachedFor("$11")+` AND `+sameProject("$12")+`
 			ORDER BY r.difficulty IS NULL, r.job_id LIMIT 1
 		), j AS (
 			INSERT INTO jobs
 			(level_hash, kind, priority, max_nodes, max_ms, labels, max_attempts, state, cached, finished_at, verdict,
-				difficulty_playouts)
+				difficulty_playouts, project_id)
 			SELECT $1, $2, $3, $4, $5, $6, $7,
 				CASE WHEN src.job_id IS NOT NULL THEN 'done'::job_state ELSE 'queued' END, src.job_id IS NOT NULL,
-				CASE WHEN src.job_id IS NOT NULL THEN now() END, src.verdict, $8
+				CASE WHEN src.job_id IS NOT NULL THEN now() END, src.verdict, $8, $12
 			FROM (SELECT) one LEFT JOIN src ON true
 			RETURNING id
 		), copied AS (
@@ -89,7 +91,7 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 		SELECT id FROM j`,
 		p.Level.Hash, p.Level.Kind, p.Priority, nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS),
 		nullJSON(p.Labels), p.MaxAttempts, p.Playouts, string(p.Level.Body), p.SolverVersion,
-		wantsFigures(p.Playouts)).Scan(&id)
+		wantsFigures(p.Playouts), projectOr(p.Project)).Scan(&id)
 	if err != nil {
 		return Job{}, fmt.Errorf("store: create job: %w", err)
 	}
@@ -108,6 +110,21 @@ func (s *Store) CreateJob(ctx context.Context, p JobParams) (Job, error) {
 func cachedFor(want string) string {
 	return `(NOT ` + want + ` OR r.difficulty IS NOT NULL
 		OR (SELECT sj.difficulty_playouts FROM jobs sj WHERE sj.id = r.job_id) IS DISTINCT FROM 0)`
+}
+
+// sameProject is the condition on results r that its job is of the
+// project param: the cache does not cross projects, or a job's "cached"
+// would tell one project that another had submitted the level.
+func sameProject(param string) string {
+	return `(SELECT pj.project_id FROM jobs pj WHERE pj.id = r.job_id) = ` + param
+}
+
+// projectOr is the project id to store: p, or DefaultProject for 0.
+func projectOr(p int64) int64 {
+	if p == 0 {
+		return DefaultProject
+	}
+	return p
 }
 
 // wantsFigures says whether a job with this difficulty option wants figures.
@@ -131,14 +148,14 @@ func (s *Store) GetJob(ctx context.Context, id int64) (Job, error) {
 	var progAt *time.Time
 	var progBest *solver.Best
 	err := s.pool.QueryRow(ctx, `
-		SELECT j.id, j.batch_id, j.seq, j.level_hash, j.kind, j.state, j.priority, j.max_nodes, j.max_ms,
+		SELECT j.id, j.project_id, j.batch_id, j.seq, j.level_hash, j.kind, j.state, j.priority, j.max_nodes, j.max_ms,
 			j.difficulty_playouts, `+jobLabels("j", "b")+`, j.attempts, j.max_attempts, j.cached, j.error, j.created_at, j.started_at, j.finished_at,
 			c.nodes, c.seq, c.updated_at, c.best, `+resultColumns("r")+`
 		FROM jobs j
 		LEFT JOIN batches b ON b.id = j.batch_id
 		LEFT JOIN checkpoints c ON c.job_id = j.id
 		LEFT JOIN results r ON r.job_id = j.id
-		WHERE j.id = $1`, id).Scan(append([]any{&j.ID, &j.BatchID, &j.Seq, &j.LevelHash, &j.Kind, &j.State,
+		WHERE j.id = $1`, id).Scan(append([]any{&j.ID, &j.ProjectID, &j.BatchID, &j.Seq, &j.LevelHash, &j.Kind, &j.State,
 		&j.Priority, &maxNodes, &maxMS, &j.Playouts, &j.Labels, &j.Attempts, &j.MaxAttempts, &j.Cached, &j.Error,
 		&j.CreatedAt, &j.StartedAt, &j.FinishedAt, &progNodes, &progSeq, &progAt, &progBest}, res.dest()...)...)
 	if errors.Is(err, pgx.ErrNoRows) {

@@ -27,19 +27,16 @@ type LevelResult struct {
 }
 
 // GetLevel returns the level with the given hash and its newest definitive
-// (solved or unsolvable) result.
-func (s *Store) GetLevel(ctx context.Context, hash string) (LevelResult, error) {
+// (solved or unsolvable) result among the jobs of projects (nil: of any
+// job).
+func (s *Store) GetLevel(ctx context.Context, hash string, projects []int64) (LevelResult, error) {
 	var lr LevelResult
 	var res resultRow
 	err := s.pool.QueryRow(ctx, `
 		SELECT l.hash, l.kind, l.body, `+resultColumns("r")+`
 		FROM levels l
-		LEFT JOIN LATERAL (
-			SELECT * FROM results
-			WHERE level_hash = l.hash AND verdict IN `+definitiveVerdicts+`
-			ORDER BY created_at DESC, job_id DESC LIMIT 1
-		) r ON true
-		WHERE l.hash = $1`, hash).
+		LEFT JOIN LATERAL (`+projectResult("l.hash", "$2")+`) r ON true
+		WHERE l.hash = $1`, hash, projects).
 		Scan(append([]any{&lr.Hash, &lr.Kind, &lr.Body}, res.dest()...)...)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return LevelResult{}, fmt.Errorf("level %s: %w", hash, ErrNotFound)

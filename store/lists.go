@@ -33,6 +33,8 @@ type Position struct {
 
 // JobFilter selects jobs; zero fields do not filter. All filters AND.
 type JobFilter struct {
+	// Projects limits the jobs to these projects; nil: every project.
+	Projects  []int64
 	BatchID   int64
 	Kind      string
 	State     jobtype.State
@@ -252,6 +254,9 @@ func JobsQuery(f JobFilter) (string, []any) {
 // kind and verdict are put on alias kv (the job, or its first label's row,
 // which carries both).
 func jobConds(w *where, f JobFilter, j, kv string) {
+	if f.Projects != nil {
+		w.add(j+".project_id = ANY (?)", f.Projects)
+	}
 	if f.BatchID != 0 {
 		w.add(j+".batch_id = ?", f.BatchID)
 	}
@@ -297,11 +302,12 @@ func (s *Store) ListJobs(ctx context.Context, f JobFilter, fn func(JobListItem) 
 
 // BatchFilter selects batches.
 type BatchFilter struct {
-	Labels []Label
-	Since  time.Time
-	Until  time.Time
-	After  *Position
-	Limit  int
+	Projects []int64 // nil: every project
+	Labels   []Label
+	Since    time.Time
+	Until    time.Time
+	After    *Position
+	Limit    int
 }
 
 // BatchListItem is a batch in a list, without its progress counts.
@@ -317,6 +323,9 @@ type BatchListItem struct {
 // BatchesQuery returns the SQL and arguments of ListBatches.
 func BatchesQuery(f BatchFilter) (string, []any) {
 	var w where
+	if f.Projects != nil {
+		w.add("b.project_id = ANY (?)", f.Projects)
+	}
 	for _, l := range f.Labels {
 		w.add("b.labels @> ?::jsonb", l.json())
 	}
@@ -345,11 +354,15 @@ func (s *Store) ListBatches(ctx context.Context, f BatchFilter, fn func(BatchLis
 
 // LevelFilter selects levels.
 type LevelFilter struct {
-	Kind    string
-	Verdict string  // of the level's newest definitive result
-	Labels  []Label // some job of the level has every one
-	After   *Position
-	Limit   int
+	// Projects limits the levels to those a job of these projects has,
+	// each with its newest definitive result among those jobs
+	// (scopedLevelsQuery); nil: every level.
+	Projects []int64
+	Kind     string
+	Verdict  string  // of the level's newest definitive result
+	Labels   []Label // some job of the level has every one
+	After    *Position
+	Limit    int
 }
 
 // LevelListItem is a level in a list (without its body), with its newest
@@ -392,6 +405,9 @@ type LevelListItem struct {
 // must carry them all: a probe of each level's jobs (jobs_list_level)
 // checks that; the rarest label should come first.
 func LevelsQuery(f LevelFilter) (string, []any) {
+	if f.Projects != nil {
+		return scopedLevelsQuery(f)
+	}
 	limit := strconv.Itoa(limitOf(f.Limit))
 	out := `SELECT l.hash, l.kind, l.created_at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at`
 	if len(f.Labels) == 0 {
@@ -473,6 +489,51 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 		LIMIT ` + limit, batch.args
 }
 
+// scopedLevelsQuery is LevelsQuery for the levels of some projects, so
+// that nothing of another project shows (its labels, its job ids, that it
+// submitted the level, or when): a level's created_at is its first job's
+// among those projects (jobs_list_level), labels match those projects'
+// jobs, and its result is the newest definitive one among their jobs. It
+// reads every level and sorts the matches: a cost that grows with all
+// levels, not with the project's (no index leads from a project to its
+// levels; see docs/service.md, "Projects and tokens").
+func scopedLevelsQuery(f LevelFilter) (string, []any) {
+	var w where
+	w.args = append(w.args, f.Projects)
+	w.conds = append(w.conds, "fj.at IS NOT NULL")
+	if len(f.Labels) > 0 {
+		w.conds = append(w.conds, `EXISTS (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id
+			WHERE j.level_hash = l.hash AND j.project_id = ANY ($1)`+extraJobLabels(&w, f.Labels, "j", "b")+`)`)
+	}
+	if f.Kind != "" {
+		w.add("l.kind = ?", f.Kind)
+	}
+	if f.Verdict != "" {
+		w.add("r.verdict = ?", f.Verdict)
+	}
+	if f.After != nil {
+		w.add("(fj.at, l.hash) < (?, ?)", f.After.At, f.After.Key)
+	}
+	return `SELECT l.hash, l.kind, fj.at, r.verdict, r.value, r.optimal, r.solver_version, r.job_id, r.created_at
+		FROM levels l
+		CROSS JOIN LATERAL (SELECT min(j.created_at) AS at FROM jobs j
+			WHERE j.level_hash = l.hash AND j.project_id = ANY ($1)) fj
+		LEFT JOIN LATERAL (` + projectResult("l.hash", "$1") + `) r ON true
+		` + w.sql() + `
+		ORDER BY fj.at DESC, l.hash DESC
+		LIMIT ` + strconv.Itoa(limitOf(f.Limit)), w.args
+}
+
+// projectResult selects the newest definitive result of the level whose
+// hash is the SQL hash among the jobs of the projects param (nil: all).
+func projectResult(hash, projects string) string {
+	return `SELECT r.* FROM results r
+			WHERE r.level_hash = ` + hash + ` AND r.verdict IN ` + definitiveVerdicts + `
+				AND (` + projects + `::bigint[] IS NULL
+					OR (SELECT pj.project_id FROM jobs pj WHERE pj.id = r.job_id) = ANY (` + projects + `))
+			ORDER BY r.created_at DESC, r.job_id DESC LIMIT 1`
+}
+
 // levelConds adds the kind and verdict filters of a level list on levels
 // l and level_verdicts lv.
 func levelConds(w *where, f LevelFilter, l string) {
@@ -536,9 +597,12 @@ type LevelResultItem struct {
 }
 
 // LevelResultsQuery returns the SQL and arguments of LevelResults.
-func LevelResultsQuery(hash string, after *Position, limit int) (string, []any) {
+func LevelResultsQuery(hash string, projects []int64, after *Position, limit int) (string, []any) {
 	var w where
 	w.add("r.level_hash = ?", hash)
+	if projects != nil {
+		w.add("(SELECT pj.project_id FROM jobs pj WHERE pj.id = r.job_id) = ANY (?)", projects)
+	}
 	if after != nil {
 		w.add("(r.created_at, r.job_id) < (?, ?)", after.At, after.ID)
 	}
@@ -551,7 +615,8 @@ func LevelResultsQuery(hash string, after *Position, limit int) (string, []any) 
 // LevelResults calls fn for each result the level has had, across solver
 // versions and budgets, newest first. The plan is left out (it is the
 // job's: GET /v1/jobs/{id}/solution). An unknown level is ErrNotFound.
-func (s *Store) LevelResults(ctx context.Context, hash string, after *Position, limit int, fn func(LevelResultItem) error) error {
+// projects limits the results to those of these projects' jobs (nil: all).
+func (s *Store) LevelResults(ctx context.Context, hash string, projects []int64, after *Position, limit int, fn func(LevelResultItem) error) error {
 	var exists bool
 	if err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM levels WHERE hash = $1)`, hash).Scan(&exists); err != nil {
 		return fmt.Errorf("store: level results: %w", err)
@@ -559,7 +624,7 @@ func (s *Store) LevelResults(ctx context.Context, hash string, after *Position, 
 	if !exists {
 		return fmt.Errorf("level %s: %w", hash, ErrNotFound)
 	}
-	q, args := LevelResultsQuery(hash, after, limit)
+	q, args := LevelResultsQuery(hash, projects, after, limit)
 	rows, err := s.pool.Query(ctx, q, args...)
 	if err != nil {
 		return fmt.Errorf("store: level results: %w", err)

@@ -59,7 +59,7 @@ func listQueries(levelHash string, cursor time.Time) map[string]func() (string, 
 		"levels?label&label": func() (string, []any) {
 			return store.LevelsQuery(store.LevelFilter{Labels: append(label, store.Label{Key: "chapter", Value: "3"}), Limit: 101})
 		},
-		"levels/{hash}/results": func() (string, []any) { return store.LevelResultsQuery(levelHash, nil, 101) },
+		"levels/{hash}/results": func() (string, []any) { return store.LevelResultsQuery(levelHash, nil, nil, 101) },
 	}
 }
 

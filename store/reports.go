@@ -133,7 +133,20 @@ type Stats struct {
 // Stats returns the figures of every job created in [since, until), from
 // the hourly rollups and, for the edges of the window that do not fall on
 // the hour, the jobs themselves.
-func (s *Store) Stats(ctx context.Context, since, until time.Time) (Stats, error) {
+//
+// With projects not nil, the figures are those of the batches (and
+// generations) of those projects created in the window, read from the
+// batches' counters (job_counts, batch_hist): jobs posted one by one
+// outside a batch are not counted there (no counter keeps them by project,
+// and the figures never read jobs).
+func (s *Store) Stats(ctx context.Context, since, until time.Time, projects []int64) (Stats, error) {
+	if projects != nil {
+		r, err := s.projectRollup(ctx, since, until, projects)
+		if err != nil {
+			return Stats{}, err
+		}
+		return Stats{Since: since, Until: until, Figures: r.figures()}, nil
+	}
 	r, err := s.windowRollup(ctx, since, until)
 	if err != nil {
 		return Stats{}, err

@@ -231,6 +231,28 @@ func (s *Store) windowRollup(ctx context.Context, since, until time.Time) (rollu
 	return r, nil
 }
 
+// projectRollup reads the counts and histograms of the batches of projects
+// created in [since, until).
+func (s *Store) projectRollup(ctx context.Context, since, until time.Time, projects []int64) (rollup, error) {
+	var r rollup
+	rows, err := s.pool.Query(ctx, `
+		SELECT c.kind, c.state::text, c.verdict, c.cached, sum(c.n)::bigint
+		FROM batches b JOIN job_counts c ON c.batch_id = b.id
+		WHERE b.project_id = ANY ($1) AND b.created_at >= $2 AND b.created_at < $3
+		GROUP BY 1, 2, 3, 4 HAVING sum(c.n) <> 0`, projects, since, until)
+	if err != nil {
+		return r, fmt.Errorf("store: project counts: %w", err)
+	}
+	if r.counts, err = pgx.CollectRows(rows, pgx.RowToStructByPos[countRow]); err != nil {
+		return r, fmt.Errorf("store: project counts: %w", err)
+	}
+	err = s.readHists(ctx, &r, `SELECT h.kind, h.metric, h.bucket, sum(h.n)::bigint
+		FROM batches b JOIN batch_hist h ON h.batch_id = b.id
+		WHERE b.project_id = ANY ($1) AND b.created_at >= $2 AND b.created_at < $3 AND h.metric <> 'score'
+		GROUP BY 1, 2, 3`, projects, since, until)
+	return r, err
+}
+
 // rawRollup adds the jobs created in [since, until) to r, read one by one
 // (jobs_list_created): for the edges of a window, at most an hour each.
 func (s *Store) rawRollup(ctx context.Context, r *rollup, since, until time.Time) error {

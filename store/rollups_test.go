@@ -187,7 +187,7 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 
 	// The stats of a window that starts and ends within an hour count the
 	// batch's jobs (and the single job before it) as the report does.
-	stats, err := st.Stats(ctx, before.Add(-time.Hour-17*time.Minute), time.Now().Add(43*time.Minute))
+	stats, err := st.Stats(ctx, before.Add(-time.Hour-17*time.Minute), time.Now().Add(43*time.Minute), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

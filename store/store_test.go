@@ -100,11 +100,11 @@ func TestCreateJobReusesDefinitiveResultOfSameVersion(t *testing.T) {
 	if newer.State != jobtype.Queued || newer.Cached {
 		t.Fatalf("other version must run again: %+v", newer)
 	}
-	got, err := st.GetLevel(ctx, lvl.Hash)
+	got, err := st.GetLevel(ctx, lvl.Hash, nil)
 	if err != nil || got.Result == nil || got.Result.Verdict != solver.Solved {
 		t.Fatalf("GetLevel = %+v, %v", got, err)
 	}
-	if _, err := st.GetLevel(ctx, twoends("9").Hash); !errors.Is(err, store.ErrNotFound) {
+	if _, err := st.GetLevel(ctx, twoends("9").Hash, nil); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("unknown level: err = %v", err)
 	}
 }

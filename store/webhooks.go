@@ -18,17 +18,20 @@ import (
 // owner's form).
 type WebhookSecret struct {
 	ID        int64
+	ProjectID int64 // where it was made
 	Owner     string
 	Secret    string
 	CreatedAt time.Time
 	RevokedAt *time.Time
 }
 
-// CreateWebhookSecret stores a new signing key of owner.
-func (s *Store) CreateWebhookSecret(ctx context.Context, owner, secret string) (WebhookSecret, error) {
-	w := WebhookSecret{Owner: owner, Secret: secret}
-	err := s.pool.QueryRow(ctx, `INSERT INTO webhook_secrets (owner, secret) VALUES ($1, $2) RETURNING id, created_at`,
-		owner, secret).Scan(&w.ID, &w.CreatedAt)
+// CreateWebhookSecret stores a new signing key of owner, made in project
+// (0: DefaultProject; the key signs the owner's callbacks in every
+// project, the project says where it was made, for the audit).
+func (s *Store) CreateWebhookSecret(ctx context.Context, owner, secret string, project int64) (WebhookSecret, error) {
+	w := WebhookSecret{Owner: owner, Secret: secret, ProjectID: projectOr(project)}
+	err := s.pool.QueryRow(ctx, `INSERT INTO webhook_secrets (owner, secret, project_id) VALUES ($1, $2, $3) RETURNING id, created_at`,
+		owner, secret, projectOr(project)).Scan(&w.ID, &w.CreatedAt)
 	if err != nil {
 		return WebhookSecret{}, fmt.Errorf("store: create webhook secret: %w", err)
 	}
@@ -38,7 +41,7 @@ func (s *Store) CreateWebhookSecret(ctx context.Context, owner, secret string) (
 // WebhookSecrets returns the owner's keys that are not revoked, oldest
 // first.
 func (s *Store) WebhookSecrets(ctx context.Context, owner string) ([]WebhookSecret, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, owner, secret, created_at, revoked_at FROM webhook_secrets
+	rows, err := s.pool.Query(ctx, `SELECT id, project_id, owner, secret, created_at, revoked_at FROM webhook_secrets
 		WHERE owner = $1 AND revoked_at IS NULL ORDER BY id`, owner)
 	if err != nil {
 		return nil, fmt.Errorf("store: webhook secrets: %w", err)
@@ -55,8 +58,8 @@ func (s *Store) WebhookSecrets(ctx context.Context, owner string) ([]WebhookSecr
 func (s *Store) RevokeWebhookSecret(ctx context.Context, owner string, id int64) (WebhookSecret, error) {
 	var w WebhookSecret
 	err := s.pool.QueryRow(ctx, `UPDATE webhook_secrets SET revoked_at = coalesce(revoked_at, now())
-		WHERE id = $1 AND owner = $2 RETURNING id, owner, secret, created_at, revoked_at`, id, owner).
-		Scan(&w.ID, &w.Owner, &w.Secret, &w.CreatedAt, &w.RevokedAt)
+		WHERE id = $1 AND owner = $2 RETURNING id, project_id, owner, secret, created_at, revoked_at`, id, owner).
+		Scan(&w.ID, &w.ProjectID, &w.Owner, &w.Secret, &w.CreatedAt, &w.RevokedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return WebhookSecret{}, fmt.Errorf("webhook secret %d: %w", id, ErrNotFound)
 	}

@@ -20,6 +20,9 @@ type GenerateRequest struct {
 	Budget        solver.Budget       `json:"budget,omitzero"`
 	Difficulty    *jobtype.Difficulty `json:"difficulty,omitempty"`
 	Labels        json.RawMessage     `json:"labels,omitempty"`
+	// Project names the project of the generation and its batch
+	// (docs/service.md, "Projects and tokens").
+	Project string `json:"project,omitempty"`
 }
 
 // ScoreBand is an inclusive range of difficulty scores.

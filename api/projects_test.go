@@ -1,0 +1,469 @@
+package api_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/waittest"
+)
+
+// projectToken is a token of the scope test: its project ("alpha",
+// "beta"; "" for the operator) and role.
+type projectToken struct {
+	project, role, secret string
+}
+
+func (p projectToken) String() string {
+	if p.project == "" {
+		return "operator"
+	}
+	return p.project + "/" + p.role
+}
+
+var roleRank = map[string]int{"read": 1, "submit": 2, "admin": 3}
+
+// scopeFixture holds two projects' data: alpha's resources, which beta's
+// tokens must never see, and the markers that would show a leak.
+type scopeFixture struct {
+	*fixture
+	op       string
+	tokens   []projectToken
+	alphaJob int64 // a solved job of alpha's own level
+	alphaBat int64 // a batch with alpha's level and the shared one
+	alphaGen int64 // a generation
+	alphaLvl string
+	shared   string    // a level of both projects
+	betaJob  time.Time // when beta's job of the shared level was made
+	victim   int64     // an alpha token the revoke row revokes
+	markers  []string
+}
+
+func mustJSON(t *testing.T, status int, body string, want int, v any) {
+	t.Helper()
+	if status != want {
+		t.Fatalf("status %d, want %d: %s", status, want, body)
+	}
+	if v != nil {
+		if err := json.Unmarshal([]byte(body), v); err != nil {
+			t.Fatalf("%v: %s", err, body)
+		}
+	}
+}
+
+func setupScopes(t *testing.T) *scopeFixture {
+	f := &scopeFixture{fixture: setup(t, api.Config{Tokens: []api.StaticToken{{Name: "ops", Token: "op-secret"}},
+		Metrics: prometheus.NewRegistry()}, true), op: "op-secret"}
+	for _, name := range []string{"alpha", "beta"} {
+		st, body := request(t, "POST", f.url+"/v1/projects", f.op, `{"name":"`+name+`"}`)
+		mustJSON(t, st, body, 201, nil)
+		for _, role := range []string{"read", "submit", "admin"} {
+			var tok struct{ Token string }
+			st, body := request(t, "POST", f.url+"/v1/tokens", f.op,
+				fmt.Sprintf(`{"name":"%s-%s-tok","projects":[{"project":%q,"role":%q}]}`, name, role, name, role))
+			mustJSON(t, st, body, 201, &tok)
+			f.tokens = append(f.tokens, projectToken{project: name, role: role, secret: tok.Token})
+		}
+	}
+	f.tokens = append(f.tokens, projectToken{secret: f.op})
+	alphaAdmin, betaSubmit := f.token("alpha", "admin"), f.token("beta", "submit")
+
+	alphaLevel := `{"kind":"twoends","values":[41,7,29,13,5,37]}`
+	shared := `{"kind":"twoends","values":[8,3,6,2]}`
+	var job struct {
+		ID        int64
+		LevelHash string `json:"level_hash"`
+	}
+	st, body := request(t, "POST", f.url+"/v1/jobs", alphaAdmin,
+		`{"level":`+alphaLevel+`,"labels":{"owner":"markerALPHAjob"},"project":"alpha"}`)
+	mustJSON(t, st, body, 202, &job)
+	f.alphaJob, f.alphaLvl = job.ID, job.LevelHash
+	var batch struct{ ID int64 }
+	st, body = request(t, "POST", f.url+"/v1/batches", alphaAdmin,
+		`{"levels":[`+alphaLevel+`,`+shared+`],"labels":{"owner":"markerALPHAbatch"},"project":"alpha"}`)
+	mustJSON(t, st, body, 202, &batch)
+	f.alphaBat = batch.ID
+	var gen struct{ ID int64 }
+	st, body = request(t, "POST", f.url+"/v1/generate", alphaAdmin,
+		`{"template":`+sheepTemplate+`,"count":1,"score":{"min":1,"max":3},"seed":7,"max_candidates":5,
+		"labels":{"owner":"markerALPHAgen"},"project":"alpha"}`)
+	mustJSON(t, st, body, 202, &gen)
+	f.alphaGen = gen.ID
+
+	c := client.New(f.url)
+	c.Token = alphaAdmin
+	var err error
+	waittest.WaitFor(t, time.Minute, "alpha's job and batch to finish", func() bool {
+		j, err := c.GetJob(t.Context(), f.alphaJob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := c.GetBatch(t.Context(), f.alphaBat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j.State == "done" && b.Done == 1
+	})
+	err = c.BatchResults(t.Context(), f.alphaBat, func(r wire.BatchResult) error {
+		if r.Seq == 1 {
+			f.shared = r.LevelHash
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Beta submits the shared level after alpha solved it: its job must
+	// not be served from alpha's result.
+	st, body = request(t, "POST", f.url+"/v1/jobs", betaSubmit, `{"level":`+shared+`,"labels":{"owner":"beta-own"}}`)
+	mustJSON(t, st, body, 202, &job)
+	var betaJob struct {
+		Cached    bool
+		CreatedAt time.Time `json:"created_at"`
+	}
+	mustJSON(t, st, body, 202, &betaJob)
+	if betaJob.Cached {
+		t.Fatal("beta's job of the shared level was served from alpha's result")
+	}
+	f.betaJob = betaJob.CreatedAt
+
+	// A delivered event of a callback of alpha's batch, to redeliver.
+	conn, err := pgx.Connect(t.Context(), f.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(t.Context())
+	if _, err := conn.Exec(t.Context(), `
+		WITH h AS (
+			INSERT INTO webhooks (batch_id, url, owner, finished_at) VALUES ($1, 'https://example.com/markerALPHAhook', 'static:ops', now())
+			RETURNING id
+		)
+		INSERT INTO webhook_events (id, webhook_id, type, body, state) SELECT $2, h.id, 'batch.jobs_finished', '{}', 'delivered' FROM h`,
+		f.alphaBat, alphaEvent); err != nil {
+		t.Fatal(err)
+	}
+
+	var victim struct{ ID int64 }
+	st, body = request(t, "POST", f.url+"/v1/tokens", alphaAdmin, `{"name":"alpha-victim","projects":[{"project":"alpha","role":"read"}]}`)
+	mustJSON(t, st, body, 201, &victim)
+	f.victim = victim.ID
+
+	// Ids are markers under keys that name one kind of id: "id" is any
+	// kind's, and beta's batch may have the id of an alpha job.
+	f.markers = []string{"markerALPHA", f.alphaLvl, `"alpha"`, "41,7,29,13,5,37"}
+	jobs, batches := f.alphaIDs(t, "jobs"), f.alphaIDs(t, "batches")
+	for _, tail := range []string{",", "}"} {
+		for _, id := range jobs {
+			f.markers = append(f.markers, fmt.Sprintf(`"job_id":%d%s`, id, tail))
+		}
+		for _, id := range batches {
+			f.markers = append(f.markers, fmt.Sprintf(`"batch_id":%d%s`, id, tail))
+		}
+	}
+	return f
+}
+
+// alphaIDs are the ids of alpha's jobs or batches (list "jobs",
+// "batches").
+func (f *scopeFixture) alphaIDs(t *testing.T, list string) []int64 {
+	var ids []int64
+	var page struct{ Items []struct{ ID int64 } }
+	st, body := request(t, "GET", f.url+"/v1/"+list+"?project=alpha&limit=1000", f.op, "")
+	mustJSON(t, st, body, 200, &page)
+	for _, it := range page.Items {
+		ids = append(ids, it.ID)
+	}
+	return ids
+}
+
+// alphaEvent is the id of alpha's webhook event.
+const alphaEvent = "evt-alpha-1"
+
+func (f *scopeFixture) token(project, role string) string {
+	for _, tok := range f.tokens {
+		if tok.project == project && tok.role == role {
+			return tok.secret
+		}
+	}
+	panic("no token " + project + "/" + role)
+}
+
+// scopeRow is one request of the table: want gives the status a token
+// must get.
+type scopeRow struct {
+	method, path, body string
+	want               func(projectToken) int
+}
+
+// onAlpha is the rule for a resource of alpha that needs role: alpha's
+// tokens get ok with the role and 403 below it; beta's get 404 (as for a
+// missing resource) when they have the role on their own project, else
+// 403 (a role too low everywhere says nothing of alpha).
+func onAlpha(role string, ok int) func(projectToken) int {
+	return func(tok projectToken) int {
+		has := tok.project == "" || roleRank[tok.role] >= roleRank[role]
+		switch {
+		case !has:
+			return http.StatusForbidden
+		case tok.project == "beta":
+			return http.StatusNotFound
+		}
+		return ok
+	}
+}
+
+// everyone answers ok to every token.
+func everyone(ok int) func(projectToken) int { return func(projectToken) int { return ok } }
+
+// withRole answers ok to a token with role on some project, else 403.
+func withRole(role string, ok int) func(projectToken) int {
+	return func(tok projectToken) int {
+		if tok.project == "" || roleRank[tok.role] >= roleRank[role] {
+			return ok
+		}
+		return http.StatusForbidden
+	}
+}
+
+func (f *scopeFixture) rows() []scopeRow {
+	job, batch, gen := strconv.FormatInt(f.alphaJob, 10), strconv.FormatInt(f.alphaBat, 10), strconv.FormatInt(f.alphaGen, 10)
+	newJob := `{"level":{"kind":"twoends","values":[1,2,3,4,5,6,7,8,9,10]},"labels":{"o":"markerALPHAnew"},"project":"alpha"}`
+	newBatch := `{"levels":[{"kind":"twoends","values":[9,9,1]}],"labels":{"o":"markerALPHAnew"},"project":"alpha"}`
+	newGen := `{"template":` + sheepTemplate + `,"count":1,"score":{"min":1,"max":3},"max_candidates":2,"project":"alpha"}`
+	operatorOnly := func(ok int) func(projectToken) int {
+		return func(tok projectToken) int {
+			if tok.project == "" {
+				return ok
+			}
+			return http.StatusForbidden
+		}
+	}
+	return []scopeRow{
+		{"GET", "/healthz", "", everyone(200)},
+		{"GET", "/readyz", "", everyone(200)},
+		{"GET", "/metrics", "", everyone(200)},
+		{"GET", "/v1/openapi.json", "", everyone(200)},
+		{"GET", "/v1/jobs", "", everyone(200)},
+		{"GET", "/v1/jobs?level=" + f.shared, "", everyone(200)},
+		{"GET", "/v1/jobs?batch=" + batch, "", everyone(200)},
+		{"GET", "/v1/jobs?label=owner:markerALPHAjob", "", everyone(200)},
+		{"GET", "/v1/jobs/" + job, "", onAlpha("read", 200)},
+		{"GET", "/v1/jobs/" + job + "?wait=1s", "", onAlpha("read", 200)},
+		{"GET", "/v1/jobs/" + job + "/solution", "", onAlpha("read", 200)},
+		{"GET", "/v1/jobs/" + job + "/replay", "", onAlpha("read", 200)},
+		{"GET", "/v1/jobs/" + job + "/deliveries", "", onAlpha("read", 200)},
+		{"GET", "/v1/batches", "", everyone(200)},
+		{"GET", "/v1/batches?label=owner:markerALPHAbatch", "", everyone(200)},
+		{"GET", "/v1/batches/" + batch, "", onAlpha("read", 200)},
+		{"GET", "/v1/batches/" + batch + "/results", "", onAlpha("read", 200)},
+		{"GET", "/v1/batches/" + batch + "/report", "", onAlpha("read", 200)},
+		{"GET", "/v1/batches/" + batch + "/deliveries", "", onAlpha("read", 200)},
+		{"GET", "/v1/generations/" + gen, "", onAlpha("read", 200)},
+		{"GET", "/v1/levels", "", everyone(200)},
+		{"GET", "/v1/levels?label=owner:markerALPHAbatch", "", everyone(200)},
+		{"GET", "/v1/levels?verdict=solved", "", everyone(200)},
+		{"GET", "/v1/levels/" + f.alphaLvl, "", onAlpha("read", 200)},
+		{"GET", "/v1/levels/" + f.alphaLvl + "/results", "", onAlpha("read", 200)},
+		{"GET", "/v1/levels/" + f.shared, "", everyone(200)},
+		{"GET", "/v1/levels/" + f.shared + "/results", "", everyone(200)},
+		{"POST", "/v1/levels/validate", `{"kind":"twoends","values":[1,2]}`, everyone(200)},
+		{"POST", "/v1/play", `{"level":{"kind":"twoends","values":[1,2]}}`, everyone(200)},
+		{"GET", "/v1/stats", "", everyone(200)},
+		{"GET", "/v1/projects", "", everyone(200)},
+		{"GET", "/v1/webhook-secrets", "", everyone(200)},
+		{"POST", "/v1/webhook-secrets", "", withRole("submit", 201)},
+		{"DELETE", "/v1/webhook-secrets/999999", "", withRole("submit", 404)},
+		{"POST", "/v1/webhook-events/nope/redeliver", "", withRole("submit", 404)},
+		{"POST", "/v1/webhook-events/" + alphaEvent + "/redeliver", "", onAlpha("submit", 202)},
+		{"GET", "/v1/tokens", "", withRole("admin", 200)},
+		{"GET", "/v1/audit", "", withRole("admin", 200)},
+		{"POST", "/v1/projects", `{"name":"gamma"}`, operatorOnly(201)},
+		{"POST", "/v1/tokens", `{"name":"made","projects":[{"project":"alpha","role":"read"}]}`, onAlpha("admin", 201)},
+		{"DELETE", "/v1/tokens/" + strconv.FormatInt(f.victim, 10), "", onAlpha("admin", 200)},
+		{"POST", "/v1/jobs", newJob, onAlpha("submit", 202)},
+		{"POST", "/v1/batches", newBatch, onAlpha("submit", 202)},
+		{"POST", "/v1/generate", newGen, onAlpha("submit", 202)},
+		{"POST", "/v1/jobs/" + job + "/repair", "", onAlpha("submit", 409)}, // solved: scope passed
+		{"POST", "/v1/generations/" + gen + "/cancel", "", onAlpha("submit", 200)},
+		{"POST", "/v1/jobs/" + job + "/cancel", "", onAlpha("submit", 200)},
+		{"POST", "/v1/batches/" + batch + "/cancel", "", onAlpha("submit", 200)},
+	}
+}
+
+// TestProjectScopes is the scope table: every route and method of
+// Server.Routes() with the tokens of two projects in each role and an
+// operator's; each answer's status is the expected one, no answer to a
+// beta token carries any of alpha's markers (labels, level hash, ids,
+// name), and beta's 404 for alpha's resource is word for word the 404 of
+// a missing one.
+func TestProjectScopes(t *testing.T) {
+	t.Parallel()
+	f := setupScopes(t)
+	rows := f.rows()
+
+	covered := map[string]bool{}
+	for _, row := range rows {
+		path, _, _ := strings.Cut(row.path, "?")
+		covered[row.method+" "+routePattern(path)] = true
+	}
+	for _, route := range f.api.Routes() {
+		if !covered[route] {
+			t.Errorf("route %s is not in the scope table", route)
+		}
+	}
+
+	// The gamma project and the victim token are made once, by the first
+	// token allowed; the others then get 409 and 200 (idempotent revoke).
+	made := false
+	for _, row := range rows {
+		for _, tok := range f.tokens {
+			want := row.want(tok)
+			if row.path == "/v1/projects" && row.method == "POST" && want == 201 && made {
+				want = http.StatusConflict
+			}
+			st, body := request(t, row.method, f.url+row.path, tok.secret, row.body)
+			if row.path == "/v1/projects" && st == 201 {
+				made = true
+			}
+			if st != want {
+				t.Errorf("%s %s as %s = %d, want %d: %.300s", row.method, row.path, tok, st, want, body)
+			}
+			if tok.project != "beta" {
+				continue
+			}
+			// A 404 names the hash beta asked for: that echo is not a leak.
+			seen := body
+			for _, seg := range strings.Split(row.path, "/") {
+				if len(seg) == 64 {
+					seen = strings.ReplaceAll(seen, seg, "")
+				}
+			}
+			for _, m := range f.markers {
+				if strings.Contains(seen, m) {
+					t.Errorf("%s %s as %s: the answer carries alpha's %q: %.300s", row.method, row.path, tok, m, body)
+				}
+			}
+			if st == http.StatusNotFound {
+				f.checkSameAsMissing(t, row, tok, body)
+			}
+		}
+	}
+}
+
+// checkSameAsMissing compares beta's 404 for alpha's resource with the
+// 404 for an id (hash) that does not exist.
+func (f *scopeFixture) checkSameAsMissing(t *testing.T, row scopeRow, tok projectToken, body string) {
+	t.Helper()
+	path := row.path
+	var real, missing string
+	for _, id := range []string{strconv.FormatInt(f.alphaJob, 10), strconv.FormatInt(f.alphaBat, 10),
+		strconv.FormatInt(f.alphaGen, 10), f.alphaLvl, alphaEvent} {
+		if strings.Contains(path, "/"+id+"/") || strings.HasSuffix(path, "/"+id) || strings.Contains(path, "/"+id+"?") {
+			real = id
+			missing = "987654321"
+			if len(id) == 64 {
+				missing = strings.Repeat("e", 64)
+			}
+			break
+		}
+	}
+	if real == "" {
+		return
+	}
+	_, want := request(t, row.method, f.url+strings.Replace(path, "/"+real, "/"+missing, 1), tok.secret, row.body)
+	if strings.ReplaceAll(want, missing, real) != body {
+		t.Errorf("%s %s as %s: %q, but a missing one answers %q", row.method, path, tok, body, want)
+	}
+}
+
+// routePattern turns a request path into its route's pattern.
+func routePattern(path string) string {
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if i == 0 {
+			continue
+		}
+		switch {
+		case len(p) == 64 || (p != "" && strings.Trim(p, "0123456789") == ""):
+			if parts[i-1] == "levels" {
+				parts[i] = "{hash}"
+			} else {
+				parts[i] = "{id}"
+			}
+		case parts[i-1] == "webhook-events":
+			parts[i] = "{id}"
+		}
+	}
+	return strings.Join(parts, "/")
+}
+
+// TestProjectStatsAndLists: beta's stats count beta's batches only, and a
+// list narrowed to a project beta cannot read is empty.
+func TestProjectStatsAndLists(t *testing.T) {
+	t.Parallel()
+	f := setupScopes(t)
+	beta := f.token("beta", "read")
+	var stats struct{ Jobs int }
+	st, body := request(t, "GET", f.url+"/v1/stats", beta, "")
+	mustJSON(t, st, body, 200, &stats)
+	if stats.Jobs != 0 { // beta has one job, outside a batch
+		t.Errorf("beta's stats count %d jobs, want 0: %s", stats.Jobs, body)
+	}
+	st, body = request(t, "GET", f.url+"/v1/stats", f.token("alpha", "read"), "")
+	mustJSON(t, st, body, 200, &stats)
+	if stats.Jobs < 2 || stats.Jobs > 3 { // its batch's, and the generation's kept level
+		t.Errorf("alpha's stats count %d jobs, want its batches' 2 or 3: %s", stats.Jobs, body)
+	}
+	var page struct{ Items []json.RawMessage }
+	st, body = request(t, "GET", f.url+"/v1/jobs?project=alpha", beta, "")
+	mustJSON(t, st, body, 200, &page)
+	if len(page.Items) != 0 {
+		t.Errorf("beta lists alpha's jobs: %s", body)
+	}
+	st, body = request(t, "GET", f.url+"/v1/stats?project=alpha", beta, "")
+	if st != 404 {
+		t.Errorf("beta's stats of alpha = %d %s, want 404", st, body)
+	}
+	// The shared level is beta's since beta's job: alpha's earlier one
+	// does not show in when it was made.
+	var levels struct {
+		Items []struct {
+			Hash      string
+			CreatedAt time.Time `json:"created_at"`
+		}
+	}
+	st, body = request(t, "GET", f.url+"/v1/levels", beta, "")
+	mustJSON(t, st, body, 200, &levels)
+	if len(levels.Items) != 1 || levels.Items[0].Hash != f.shared || !levels.Items[0].CreatedAt.Equal(f.betaJob) {
+		t.Errorf("beta's levels %s, want the shared level made at %s", body, f.betaJob)
+	}
+	var audit struct {
+		Items []struct{ Action, Project string }
+	}
+	st, body = request(t, "GET", f.url+"/v1/audit?limit=100", f.token("alpha", "admin"), "")
+	mustJSON(t, st, body, 200, &audit)
+	var actions []string
+	for _, a := range audit.Items {
+		if a.Project != "alpha" {
+			t.Errorf("alpha's admin reads an audit row of %q", a.Project)
+		}
+		actions = append(actions, a.Action)
+	}
+	for _, want := range []string{"job.create", "batch.create", "generation.create", "token.create", "project.create"} {
+		if !slices.Contains(actions, want) {
+			t.Errorf("audit %v lacks %s", actions, want)
+		}
+	}
+}
