@@ -100,7 +100,7 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 		}
 		roles[pr.ID] = rl.String()
 	}
-	secret := newTokenSecret()
+	secret := NewTokenSecret()
 	t, err := s.cfg.Store.CreateToken(r.Context(), store.TokenParams{Name: req.Name, Hash: HashToken(secret),
 		ReadOnly: req.ReadOnly && len(roles) == 0, Roles: roles, CreatedBy: p.owner})
 	if err != nil {
@@ -117,8 +117,9 @@ func (s *Server) createToken(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, out)
 }
 
-// newTokenSecret is a new token: "pzd_" and 24 random bytes.
-func newTokenSecret() string {
+// NewTokenSecret is a new token: "pzd_" and 24 random bytes. The API's
+// POST /v1/tokens and `puzzled token create` both make theirs here.
+func NewTokenSecret() string {
 	b := make([]byte, 24)
 	_, _ = rand.Read(b)
 	return "pzd_" + base64.RawURLEncoding.EncodeToString(b)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/base64"
 	"errors"
 	"flag"
 	"fmt"
@@ -67,9 +65,7 @@ func runToken(ctx context.Context, args []string) error {
 		}
 		roles[pr.ID] = *role
 	}
-	secret := make([]byte, 24)
-	_, _ = rand.Read(secret)
-	token := "pzd_" + base64.RawURLEncoding.EncodeToString(secret)
+	token := api.NewTokenSecret()
 	if _, err := st.CreateToken(ctx, store.TokenParams{Name: *name, Hash: api.HashToken(token), ReadOnly: *readOnly,
 		Roles: roles, CreatedBy: "cli"}); err != nil {
 		return err
