@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
@@ -29,9 +30,10 @@ type DispatcherConfig struct {
 	Owner store.Owner
 }
 
-// Dispatcher keeps asynq in step with PostgreSQL: it hands new bulk jobs to
-// asynq, re-enqueues live jobs whose task was lost, and hands the jobs of
-// dead workers to live ones. It is the outbox of the batch API and the
+// Dispatcher keeps asynq in step with PostgreSQL: it hands new jobs to
+// asynq (bulk work as it is admitted, shared between projects: admit.go),
+// re-enqueues live jobs whose task was lost, and hands the jobs of dead
+// workers to live ones. It is the outbox of the batch API and the
 // reconciler (docs/service.md) in one loop. Any number of dispatchers may
 // run at once (one per worker process): each round claims its jobs with
 // SKIP LOCKED.
@@ -59,6 +61,9 @@ type Dispatcher struct {
 	// succeed without a break; lostAt when it last looked for lost tasks
 	// (dispatch_lost.go).
 	redisSince, lostAt time.Time
+	// adm is the dispatcher's view of the bulk queue, for the admission
+	// of bulk work (admit.go).
+	adm admission
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -83,12 +88,26 @@ func NewDispatcher(cfg DispatcherConfig) *Dispatcher {
 
 // Run dispatches until ctx ends. Errors are logged and retried after a pause.
 func (d *Dispatcher) Run(ctx context.Context) {
+	var full time.Time // when the last whole round began
 	for ctx.Err() == nil {
-		n, err := d.Round(ctx)
+		var n int
+		var err error
+		if d.adm.backlog && time.Since(full) < d.cfg.Poll {
+			// Between whole rounds, a refill of the bulk queue is all
+			// that is due: the other chores wait for the next one.
+			n, err = d.admitRound(ctx)
+		} else {
+			full = time.Now()
+			n, err = d.Round(ctx)
+		}
 		if err != nil && ctx.Err() == nil {
 			d.cfg.Logger.Warn("dispatch round failed", slog.Any("error", err))
 		}
-		if n == 0 || err != nil {
+		switch {
+		case n > 0 && err == nil:
+		case d.adm.backlog && err == nil:
+			d.waitForRoom(ctx)
+		default:
 			select {
 			case <-ctx.Done():
 			case <-time.After(d.cfg.Poll):
@@ -127,8 +146,9 @@ func tasksOf(jobs []store.LiveJob) []task {
 
 // Round takes over the jobs of dead workers, claims one page of jobs that
 // travel alone and one of batches (whose bundles travel in a task each),
-// and makes sure each has a live task. It returns how many jobs and
-// batches it claimed.
+// admits bulk work as the bulk queue has room (admit.go), and makes sure
+// each has a live task. It returns how many jobs and batches it claimed
+// or admitted.
 func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if d.cfg.Owner.ID != "" {
 		ids, err := d.cfg.Store.TakeOverJobs(ctx, d.cfg.Owner.ID, d.cfg.Owner.DeadAfter, d.cfg.Stale)
@@ -172,15 +192,28 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	claimed := len(jobs) + len(batches)
 	if len(jobs) < d.cfg.Page && len(batches) < batchesPerRound {
 		d.sweepBefore = time.Time{} // the sweep is through
 	}
+	// A bulk batch none of whose bundles is admitted yet has nothing to send.
+	batches = slices.DeleteFunc(batches, func(b store.LiveBatch) bool { return len(b.Bundles) == 0 })
+	admittedJobs, admittedBatches, err := d.admit(ctx)
+	if err != nil && ctx.Err() == nil {
+		d.cfg.Logger.Warn("bulk work not admitted", slog.Any("error", err))
+	}
+	jobs, batches = append(jobs, admittedJobs...), append(batches, admittedBatches...)
+	claimed := len(jobs) + len(batches)
 	d.compactNow(ctx)
 	d.dropCheckpointsNow(ctx)
 	if claimed == 0 {
 		return 0, nil
 	}
+	return claimed, d.hand(ctx, jobs, batches)
+}
+
+// hand makes sure the claimed jobs and batches have a live task; what
+// could not be handed to asynq is unstamped, for the next round.
+func (d *Dispatcher) hand(ctx context.Context, jobs []store.LiveJob, batches []store.LiveBatch) error {
 	var (
 		wg        sync.WaitGroup
 		mu        sync.Mutex
@@ -229,7 +262,7 @@ func (d *Dispatcher) Round(ctx context.Context) (int, error) {
 			firstErr = errors.Join(firstErr, err)
 		}
 	}
-	return claimed, firstErr
+	return firstErr
 }
 
 // batchesPerRound caps the batches a round claims: each may have up to

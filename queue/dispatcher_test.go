@@ -359,6 +359,15 @@ func TestDispatcherHandsOverWhatADeadDispatcherStamped(t *testing.T) {
 		if _, err := e.st.ClaimLiveBatches(t.Context(), by, time.Now().Add(-time.Hour), 100); err != nil {
 			t.Fatal(err)
 		}
+		if _, _, _, err := e.st.AdmitBulk(t.Context(), by, func(demand []store.BulkDemand) map[int64]int {
+			all := map[int64]int{}
+			for _, d := range demand {
+				all[d.Project] = d.Waiting
+			}
+			return all
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc, Owner: store.Owner{ID: "me", DeadAfter: dead}})
 	// A first round on nothing: Redis's marker is set (on a Redis without

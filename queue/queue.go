@@ -366,3 +366,18 @@ func (c *Client) Cancel(jobID int64) error {
 	}
 	return nil
 }
+
+// BulkQueue reads the bulk queue in Redis: the tasks waiting there
+// (asynq:{bulk}:pending) and how many bulk tasks asynq has processed since
+// its data began (asynq:{bulk}:processed; 0 when missing), from which the
+// dispatcher learns how fast the workers take bulk tasks.
+func (c *Client) BulkQueue(ctx context.Context) (pending, processed int64, err error) {
+	pipe := c.rdb.Pipeline()
+	l := pipe.LLen(ctx, "asynq:{"+Bulk+"}:pending")
+	p := pipe.Get(ctx, "asynq:{"+Bulk+"}:processed")
+	if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+		return 0, 0, fmt.Errorf("queue: read the bulk queue: %w", err)
+	}
+	processed, _ = p.Int64() // redis.Nil: nothing processed yet
+	return l.Val(), processed, nil
+}

@@ -10,8 +10,9 @@ import (
 
 // Submit is the submit protocol of one job, in one place: store the job
 // (PostgreSQL is the source of truth; a level with a definitive result is
-// done at once), hand it to asynq so that an interactive job skips the
-// dispatcher's poll, and record that it was handed. If Redis is down the
+// done at once), hand an interactive job to asynq so that it skips the
+// dispatcher's poll, and record that it was handed (a bulk job waits for
+// the dispatcher's admission). If Redis is down the
 // job is safe in PostgreSQL, never marked enqueued, and the dispatcher
 // enqueues it later: the error is logged, not returned. The error returned
 // is CreateJob's, unwrapped, for the caller to map to a status.
@@ -28,6 +29,11 @@ func Submit(ctx context.Context, st *store.Store, c *Client, p store.JobParams, 
 	job, err := st.CreateJob(ctx, p)
 	if err != nil || job.State != jobtype.Queued {
 		return job, err
+	}
+	if job.Priority == jobtype.Bulk {
+		// Bulk work reaches asynq through the dispatcher's admission
+		// (admit.go), which shares the workers between projects.
+		return job, nil
 	}
 	if _, err := c.Enqueue(ctx, job.ID, job.Priority, job.Budget.MaxMS); err != nil {
 		log.Warn("enqueue failed; the dispatcher will retry", slog.Int64("job_id", job.ID), slog.Any("error", err))

@@ -291,11 +291,11 @@ func insertBundles(ctx context.Context, tx pgx.Tx, batchID int64, n, cached int,
 	}
 	_, err := tx.Exec(ctx, `
 		WITH d AS (
-			INSERT INTO batch_dispatch (batch_id, priority, max_ms) VALUES ($1, $4, $5)
+			INSERT INTO batch_dispatch (batch_id, priority, max_ms, project_id) VALUES ($1, $4, $5, $6)
 		)
 		INSERT INTO bundles (batch_id, first_seq, end_seq)
 		SELECT $1, f.first, f.first + $2 FROM (`+firsts+`) f (first)`,
-		batchID, int32(BundleSize), int32(n), p.Priority, p.Budget.MaxMS)
+		batchID, int32(BundleSize), int32(n), p.Priority, p.Budget.MaxMS, projectOr(p.Project))
 	if err != nil {
 		return fmt.Errorf("insert bundles: %w", err)
 	}

@@ -36,7 +36,8 @@ type LiveBatch struct {
 // ClaimLiveBatches returns up to limit batches whose bundles were never
 // handed to asynq, or last handed over before staleBefore, and stamps them
 // as handed over now by worker by (as ClaimLiveJobs); a batch with no
-// bundle left is dropped from dispatch instead. Rows are claimed with SKIP
+// bundle left is dropped from dispatch instead. Of a bulk batch only the
+// bundles AdmitBulk admitted are returned. Rows are claimed with SKIP
 // LOCKED, as ClaimLiveJobs does.
 func (s *Store) ClaimLiveBatches(ctx context.Context, by string, staleBefore time.Time, limit int) ([]LiveBatch, error) {
 	rows, err := s.pool.Query(ctx, `
@@ -47,14 +48,16 @@ func (s *Store) ClaimLiveBatches(ctx context.Context, by string, staleBefore tim
 			LIMIT $2
 			FOR UPDATE SKIP LOCKED
 		), b AS (
-			SELECT c.batch_id, array_agg(bu.first_seq ORDER BY bu.first_seq) FILTER (WHERE bu.first_seq IS NOT NULL) AS firsts
-			FROM c LEFT JOIN bundles bu ON bu.batch_id = c.batch_id
+			SELECT c.batch_id, count(bu.first_seq) AS live,
+				coalesce(array_agg(bu.first_seq ORDER BY bu.first_seq) FILTER (WHERE bu.first_seq IS NOT NULL AND
+					(d.priority <> 'bulk' OR d.admit_below IS NULL OR bu.first_seq < d.admit_below)), '{}') AS firsts
+			FROM c JOIN batch_dispatch d ON d.batch_id = c.batch_id LEFT JOIN bundles bu ON bu.batch_id = c.batch_id
 			GROUP BY c.batch_id
 		), gone AS (
-			DELETE FROM batch_dispatch d USING b WHERE d.batch_id = b.batch_id AND b.firsts IS NULL
+			DELETE FROM batch_dispatch d USING b WHERE d.batch_id = b.batch_id AND b.live = 0
 		)
 		UPDATE batch_dispatch d SET enqueued_at = now(), enqueued_by = nullif($3, '') FROM b
-		WHERE d.batch_id = b.batch_id AND b.firsts IS NOT NULL
+		WHERE d.batch_id = b.batch_id AND b.live > 0
 		RETURNING d.batch_id, d.priority, d.max_ms, b.firsts`, staleBefore, limit, by)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim live batches: %w", err)

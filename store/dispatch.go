@@ -27,7 +27,8 @@ type LiveJob struct {
 // ClaimLiveJobs returns up to limit queued or running jobs that travel
 // alone (outside a batch, or sent solo; a bundle's jobs are dispatched as
 // their bundle, see ClaimLiveBundles) and were never handed to asynq, or
-// last checked before staleBefore, and stamps them as checked now by
+// last checked before staleBefore (a bulk job never handed over waits for
+// AdmitBulk instead), and stamps them as checked now by
 // worker by ("": a dispatcher outside a worker). Rows are claimed with SKIP
 // LOCKED, so several dispatchers (one per worker process) share the work
 // without overlap.
@@ -36,6 +37,7 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, by string, staleBefore time.T
 		WITH c AS (
 			SELECT id FROM jobs
 			WHERE state IN `+liveStates+` AND dup_of IS NULL AND (batch_id IS NULL OR solo)
+				AND NOT `+waitsForAdmission+`
 				AND (enqueued_at IS NULL OR enqueued_at < $1)
 			ORDER BY enqueued_at NULLS FIRST, id
 			LIMIT $2

@@ -27,13 +27,40 @@ type Project struct {
 	ID        int64
 	Name      string
 	CreatedAt time.Time
+	// Share is its share of the workers' bulk work (queue/admit.go).
+	Share Share
+}
+
+// Share is a project's share of bulk work: its weight against the other
+// projects with bulk work waiting, and the most bulk tasks it may have in
+// flight (0: no cap).
+type Share struct {
+	Weight int
+	Cap    int
+}
+
+// MaxWeight is the largest weight a project may have.
+const MaxWeight = 1000
+
+// SetShare sets project id's share; ErrNotFound if there is no such project.
+func (s *Store) SetShare(ctx context.Context, id int64, sh Share) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE projects SET bulk_weight = $2, bulk_cap = nullif($3, 0) WHERE id = $1`,
+		id, sh.Weight, sh.Cap)
+	if err != nil {
+		return fmt.Errorf("store: set share: %w", err)
+	}
+	if tag.RowsAffected() == 0 {
+		return NotFound("project", fmt.Sprint(id))
+	}
+	return nil
 }
 
 // CreateProject stores a new project; a taken name is ErrExists.
 func (s *Store) CreateProject(ctx context.Context, name string) (Project, error) {
 	p := Project{Name: name}
-	err := s.pool.QueryRow(ctx, `INSERT INTO projects (name) VALUES ($1) RETURNING id, created_at`, name).
-		Scan(&p.ID, &p.CreatedAt)
+	err := s.pool.QueryRow(ctx, `INSERT INTO projects (name) VALUES ($1)
+		RETURNING id, created_at, bulk_weight, coalesce(bulk_cap, 0)`, name).
+		Scan(&p.ID, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return Project{}, fmt.Errorf("project %q: %w", name, ErrExists)
@@ -46,12 +73,16 @@ func (s *Store) CreateProject(ctx context.Context, name string) (Project, error)
 
 // Projects lists the projects among ids (nil: all), by id.
 func (s *Store) Projects(ctx context.Context, ids []int64) ([]Project, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, name, created_at FROM projects
+	rows, err := s.pool.Query(ctx, `SELECT id, name, created_at, bulk_weight, coalesce(bulk_cap, 0) FROM projects
 		WHERE $1::bigint[] IS NULL OR id = ANY ($1) ORDER BY id`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("store: projects: %w", err)
 	}
-	ps, err := pgx.CollectRows(rows, pgx.RowToStructByPos[Project])
+	ps, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Project, error) {
+		var p Project
+		err := row.Scan(&p.ID, &p.Name, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap)
+		return p, err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("store: projects: %w", err)
 	}
@@ -61,8 +92,8 @@ func (s *Store) Projects(ctx context.Context, ids []int64) ([]Project, error) {
 // ProjectByName returns the project of that name, or ErrNotFound.
 func (s *Store) ProjectByName(ctx context.Context, name string) (Project, error) {
 	var p Project
-	err := s.pool.QueryRow(ctx, `SELECT id, name, created_at FROM projects WHERE name = $1`, name).
-		Scan(&p.ID, &p.Name, &p.CreatedAt)
+	err := s.pool.QueryRow(ctx, `SELECT id, name, created_at, bulk_weight, coalesce(bulk_cap, 0) FROM projects
+		WHERE name = $1`, name).Scan(&p.ID, &p.Name, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Project{}, fmt.Errorf("project %q: %w", name, ErrNotFound)
 	}

@@ -362,8 +362,8 @@ func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
 			}
 			// The batch travels as one bundle, which carries the first copy
 			// of each level.
-			batches, err := st.ClaimLiveBatches(ctx, "", time.Now(), 100)
-			if err != nil || len(batches) != 1 || len(batches[0].Bundles) != 1 {
+			_, batches := admitAll(t, st)
+			if len(batches) != 1 || len(batches[0].Bundles) != 1 {
 				t.Fatalf("claimed %+v (%v), want the batch with its one bundle", batches, err)
 			}
 			if alone, _ := st.ClaimLiveJobs(ctx, "", time.Now(), 100); len(alone) != 0 {
@@ -391,8 +391,9 @@ func TestBatchDuplicatesWaitForTheFirstCopy(t *testing.T) {
 				}
 				return
 			}
-			// Only never-enqueued jobs: the two released copies.
-			again, _ := st.ClaimLiveJobs(ctx, "", time.Now().Add(-time.Hour), 100)
+			// The two released copies travel alone, bulk: they wait for
+			// admission.
+			again, _ := admitAll(t, st)
 			if len(again) != 2 {
 				t.Fatalf("released copies: claimed %d, want 2", len(again))
 			}
@@ -447,7 +448,8 @@ func TestBatchResultsInOrderAndCachedAcrossBatches(t *testing.T) {
 func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 	t.Parallel()
 	st, ctx := setup(t)
-	// 300 jobs outside a batch, and 6 batches of 100 (2 bundles each).
+	// 300 jobs outside a batch, and 6 batches of 100 (2 bundles each),
+	// interactive: bulk work is dispatched once admitted (TestAdmitBulk).
 	for i := range 300 {
 		mustCreateJob(t, st, twoends(fmt.Sprint(1000+i)), "v")
 	}
@@ -456,7 +458,7 @@ func TestClaimLiveJobsSharesWithoutOverlap(t *testing.T) {
 		for i := range levels {
 			levels[i] = twoends(fmt.Sprint(b*100 + i))
 		}
-		if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3}); err != nil {
+		if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "interactive", MaxAttempts: 3}); err != nil {
 			t.Fatal(err)
 		}
 	}
