@@ -183,6 +183,7 @@ func (s *Server) routes() {
 
 	s.handle("POST /v1/projects", need{operator: true}, s.createProject)
 	s.handle("GET /v1/projects", needRead, s.listProjects)
+	s.handle("PATCH /v1/projects/{project}", need{operator: true}, s.updateProject)
 	s.handle("POST /v1/tokens", needAdmin, s.createToken)
 	s.handle("GET /v1/tokens", needAdmin, s.listTokens)
 	s.handle("DELETE /v1/tokens/{id}", needAdmin, s.revokeToken)

@@ -23,8 +23,8 @@ import (
 // could make a secret or a redelivery would act for the token's owner.
 // Clients that are not browsers send neither header; a POST without a body
 // (cancel, redeliver, a new webhook secret) needs no Content-Type. Other
-// methods that change things (DELETE) need a preflight across sites and
-// are not checked here.
+// methods that change things (PATCH, DELETE) need a preflight across
+// sites and are not checked here.
 
 // apiHeaders are set on every /v1 answer: the body is never to be sniffed
 // into another type, and no page may frame it.

@@ -152,6 +152,7 @@ func TestSmallerEdges(t *testing.T) {
 			{"DELETE", "/v1/jobs/1", "GET, HEAD"},
 			{"GET", "/v1/batches/1/cancel", "POST"},
 			{"POST", "/v1/stats", "GET, HEAD"},
+			{"GET", "/v1/projects/default", "PATCH"},
 		} {
 			req, _ := http.NewRequest(c.method, f.url+c.path, nil)
 			resp, err := http.DefaultClient.Do(req)

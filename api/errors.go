@@ -84,7 +84,7 @@ func (s *Server) notFound(w http.ResponseWriter, r *http.Request) {
 // catch-all serves at r's path.
 func (s *Server) allowedMethods(r *http.Request) []string {
 	var allow []string
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodDelete} {
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPatch, http.MethodDelete} {
 		probe := r.Clone(r.Context())
 		probe.Method = m
 		if _, pattern := s.mux.Handler(probe); pattern != "" && pattern != "/v1/" {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -18,9 +19,9 @@ import (
 	"github.com/puzzled/puzzled/store"
 )
 
-// Projects, tokens and the audit log: POST/GET /v1/projects, POST/GET
-// /v1/tokens, DELETE /v1/tokens/{id}, GET /v1/audit (scope.go has the
-// roles).
+// Projects, tokens and the audit log: POST/GET /v1/projects, PATCH
+// /v1/projects/{project}, POST/GET /v1/tokens, DELETE /v1/tokens/{id},
+// GET /v1/audit (scope.go has the roles).
 
 var projectName = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,62}$`)
 
@@ -33,6 +34,9 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "name: 1 to 63 of a-z 0-9 . _ -, starting with a letter or digit", "name")
 		return
 	}
+	if !checkShare(w, req.ProjectShare) {
+		return
+	}
 	p, err := s.cfg.Store.CreateProject(r.Context(), req.Name)
 	if errors.Is(err, store.ErrExists) {
 		writeError(w, http.StatusConflict, err.Error(), "name")
@@ -42,8 +46,76 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	s.audit(r, &p.ID, "project.create", p.Name, nil)
-	writeJSON(w, http.StatusCreated, wire.Project{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt})
+	// The store makes a project with the default share; a request that
+	// names another sets it after (the project stands if that fails).
+	var detail any
+	if sh := withShare(p.Share, req.ProjectShare); sh != p.Share {
+		if err := s.cfg.Store.SetShare(r.Context(), p.ID, sh); err != nil {
+			s.writeStoreError(w, r, err)
+			return
+		}
+		p.Share, detail = sh, shareDetail(sh)
+	}
+	s.audit(r, &p.ID, "project.create", p.Name, detail)
+	writeJSON(w, http.StatusCreated, toWireProject(p))
+}
+
+// updateProject sets a project's share of bulk work (an operator only);
+// a field the body leaves out keeps its value.
+func (s *Server) updateProject(w http.ResponseWriter, r *http.Request) {
+	var req wire.ProjectShare
+	if !s.decodeSmallBody(w, r, &req) || !checkShare(w, req) {
+		return
+	}
+	p, err := s.cfg.Store.ProjectByName(r.Context(), r.PathValue("project"))
+	if err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	// Read, then write both fields: two operators' PATCHes of different
+	// fields at once may lose one, which is fine for a rare admin action.
+	p.Share = withShare(p.Share, req)
+	if err := s.cfg.Store.SetShare(r.Context(), p.ID, p.Share); err != nil {
+		s.writeStoreError(w, r, err)
+		return
+	}
+	s.audit(r, &p.ID, "project.share", p.Name, shareDetail(p.Share))
+	writeJSON(w, http.StatusOK, toWireProject(p))
+}
+
+// checkShare answers 400 (and returns false) for a share field out of
+// range. The cap's column is an integer: a larger cap would be a 500.
+func checkShare(w http.ResponseWriter, req wire.ProjectShare) bool {
+	if v := req.BulkWeight; v != nil && (*v < 1 || *v > store.MaxWeight) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("bulk_weight: 1 to %d", store.MaxWeight), "bulk_weight")
+		return false
+	}
+	if v := req.BulkCap; v != nil && (*v < 0 || *v > math.MaxInt32) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("bulk_cap: 0 (no cap) to %d", math.MaxInt32), "bulk_cap")
+		return false
+	}
+	return true
+}
+
+// withShare is sh with the fields req sets.
+func withShare(sh store.Share, req wire.ProjectShare) store.Share {
+	if req.BulkWeight != nil {
+		sh.Weight = *req.BulkWeight
+	}
+	if req.BulkCap != nil {
+		sh.Cap = *req.BulkCap
+	}
+	return sh
+}
+
+// shareDetail is the audit detail of a share set.
+func shareDetail(sh store.Share) map[string]any {
+	return map[string]any{"bulk_weight": sh.Weight, "bulk_cap": sh.Cap}
+}
+
+// toWireProject maps a project.
+func toWireProject(p store.Project) wire.Project {
+	return wire.Project{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt, BulkWeight: p.Share.Weight, BulkCap: p.Share.Cap}
 }
 
 // listProjects lists the projects the token reads.
@@ -55,7 +127,7 @@ func (s *Server) listProjects(w http.ResponseWriter, r *http.Request) {
 	}
 	out := wire.ProjectList{Items: make([]wire.Project, len(ps))}
 	for i, p := range ps {
-		out.Items[i] = wire.Project{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt}
+		out.Items[i] = toWireProject(p)
 	}
 	writeJSON(w, http.StatusOK, out)
 }

@@ -290,6 +290,7 @@ func (f *scopeFixture) rows() []scopeRow {
 		{"GET", "/v1/tokens", "", withRole("admin", 200)},
 		{"GET", "/v1/audit", "", withRole("admin", 200)},
 		{"POST", "/v1/projects", `{"name":"gamma"}`, operatorOnly(201)},
+		{"PATCH", "/v1/projects/alpha", `{"bulk_weight":2}`, operatorOnly(200)},
 		{"POST", "/v1/tokens", `{"name":"made","projects":[{"project":"alpha","role":"read"}]}`, onAlpha("admin", 201)},
 		{"DELETE", "/v1/tokens/" + strconv.FormatInt(f.victim, 10), "", onAlpha("admin", 200)},
 		{"POST", "/v1/jobs", newJob, onAlpha("submit", 202)},
@@ -404,6 +405,8 @@ func routePattern(path string) string {
 			}
 		case parts[i-1] == "webhook-events":
 			parts[i] = "{id}"
+		case parts[i-1] == "projects":
+			parts[i] = "{project}"
 		}
 	}
 	return strings.Join(parts, "/")
@@ -465,5 +468,80 @@ func TestProjectStatsAndLists(t *testing.T) {
 		if !slices.Contains(actions, want) {
 			t.Errorf("audit %v lacks %s", actions, want)
 		}
+	}
+}
+
+// TestProjectShare: POST /v1/projects takes a share, PATCH
+// /v1/projects/{project} changes the fields it names and GET /v1/projects
+// shows them; a weight or cap out of range is 400 naming the field.
+func TestProjectShare(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{Tokens: []api.StaticToken{{Name: "ops", Token: "op-secret"}}}, false)
+	c := client.New(f.url)
+	c.Token = "op-secret"
+	var p wire.Project
+	st, body := request(t, "POST", f.url+"/v1/projects", c.Token, `{"name":"plain"}`)
+	mustJSON(t, st, body, 201, &p)
+	if p.BulkWeight != 1 || p.BulkCap != 0 || strings.Contains(body, "bulk_cap") {
+		t.Errorf("a new project's share: %s, want weight 1 and no cap", body)
+	}
+	st, body = request(t, "POST", f.url+"/v1/projects", c.Token, `{"name":"big","bulk_weight":5,"bulk_cap":3}`)
+	mustJSON(t, st, body, 201, &p)
+	if p.BulkWeight != 5 || p.BulkCap != 3 {
+		t.Errorf("created with weight 5, cap 3: %s", body)
+	}
+
+	weight := 7
+	if p, err := c.UpdateProject(t.Context(), "big", wire.ProjectShare{BulkWeight: &weight}); err != nil || p.BulkWeight != 7 || p.BulkCap != 3 {
+		t.Fatalf("PATCH weight 7 = %+v, %v; want weight 7, cap 3 kept", p, err)
+	}
+	ps, err := c.Projects(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ps, func(p wire.Project) bool { return p.Name == "big" })
+	if i < 0 || ps[i].BulkWeight != 7 || ps[i].BulkCap != 3 {
+		t.Errorf("GET /v1/projects after the PATCH: %+v", ps)
+	}
+	var uncapped wire.Project
+	st, body = request(t, "PATCH", f.url+"/v1/projects/big", c.Token, `{"bulk_cap":0}`)
+	mustJSON(t, st, body, 200, &uncapped)
+	if uncapped.BulkWeight != 7 || uncapped.BulkCap != 0 {
+		t.Errorf("PATCH cap 0: %s, want weight 7 kept and no cap", body)
+	}
+
+	for _, bad := range []struct{ method, path, body, field string }{
+		{"PATCH", "/v1/projects/big", `{"bulk_weight":0}`, "bulk_weight"},
+		{"PATCH", "/v1/projects/big", `{"bulk_weight":1001}`, "bulk_weight"},
+		{"PATCH", "/v1/projects/big", `{"bulk_cap":-1}`, "bulk_cap"},
+		{"POST", "/v1/projects", `{"name":"heavy","bulk_weight":0}`, "bulk_weight"},
+	} {
+		var e struct{ Field string }
+		st, body := request(t, bad.method, f.url+bad.path, c.Token, bad.body)
+		mustJSON(t, st, body, 400, &e)
+		if e.Field != bad.field {
+			t.Errorf("%s %s: field %q, want %q", bad.method, bad.body, e.Field, bad.field)
+		}
+	}
+	if st, body := request(t, "PATCH", f.url+"/v1/projects/nope", c.Token, `{"bulk_weight":2}`); st != 404 {
+		t.Errorf("PATCH of an unknown project = %d %s, want 404", st, body)
+	}
+	if ps, err = c.Projects(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if slices.ContainsFunc(ps, func(p wire.Project) bool { return p.Name == "heavy" || (p.Name == "big" && p.BulkWeight != 7) }) {
+		t.Errorf("a refused request changed the projects: %+v", ps)
+	}
+	var audit struct{ Items []wire.AuditEntry }
+	st, body = request(t, "GET", f.url+"/v1/audit?limit=100", c.Token, "")
+	mustJSON(t, st, body, 200, &audit)
+	shares := 0
+	for _, e := range audit.Items {
+		if e.Action == "project.share" && e.Project == "big" && e.Target == "big" {
+			shares++
+		}
+	}
+	if shares != 2 {
+		t.Errorf("audit has %d project.share rows of big, want 2 (the PATCHes that passed): %s", shares, body)
 	}
 }

@@ -162,6 +162,9 @@ func (c *Client) CreateBatch(ctx context.Context, levels []json.RawMessage, opts
 	if opts.Difficulty != nil {
 		q.Set("playouts", strconv.Itoa(opts.Difficulty.Playouts))
 	}
+	if opts.Project != "" {
+		q.Set("project", opts.Project)
+	}
 	path := "/v1/batches"
 	if len(q) > 0 {
 		path += "?" + q.Encode()

@@ -5,16 +5,31 @@ import (
 	"time"
 )
 
-// Project is a project (GET /v1/projects, POST /v1/projects).
+// Project is a project (GET /v1/projects, POST /v1/projects, PATCH
+// /v1/projects/{project}).
 type Project struct {
 	ID        int64     `json:"id"`
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"created_at"`
+	// BulkWeight sets its share of the workers' bulk work against the
+	// other projects with bulk work waiting (1 to 1000); BulkCap is the
+	// most bulk tasks it may have in flight (0: no cap).
+	BulkWeight int `json:"bulk_weight"`
+	BulkCap    int `json:"bulk_cap,omitempty"`
 }
 
-// ProjectRequest is the body of POST /v1/projects.
+// ProjectRequest is the body of POST /v1/projects; a share field left out
+// is the default (weight 1, no cap).
 type ProjectRequest struct {
 	Name string `json:"name"`
+	ProjectShare
+}
+
+// ProjectShare is the body of PATCH /v1/projects/{project}: a field left
+// out keeps its value.
+type ProjectShare struct {
+	BulkWeight *int `json:"bulk_weight,omitempty"`
+	BulkCap    *int `json:"bulk_cap,omitempty"`
 }
 
 // ProjectList is GET /v1/projects: the projects the token reads.
