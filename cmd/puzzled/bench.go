@@ -18,6 +18,10 @@ func runBenchQuery(ctx context.Context, args []string) error {
 	return bench.RunQuery(ctx, args, benchServers())
 }
 
+func runBenchFair(ctx context.Context, args []string) error {
+	return bench.RunFair(ctx, args, benchServers())
+}
+
 // benchServers hands the bench commands this command's servers, wired as
 // serve, work and dev wire them.
 func benchServers() bench.Servers {

@@ -29,6 +29,7 @@ commands:
   migrate   apply database migrations ("migrate up")
   bench     measure asynq and end-to-end throughput
   bench-query  measure list queries on 1,000,000 seeded jobs and interactive latency
+  bench-fair   measure the fair share of the workers between two projects' bulk batches
   token     create an API token ("token create --name N [--read-only]")
   health    exit 0 if a URL (default the local /readyz) answers 200
 
@@ -49,6 +50,7 @@ func main() {
 		"migrate":     runMigrate,
 		"bench":       runBench,
 		"bench-query": runBenchQuery,
+		"bench-fair":  runBenchFair,
 		"token":       runToken,
 		"health":      runHealth,
 

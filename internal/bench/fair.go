@@ -1,0 +1,207 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"runtime"
+	"slices"
+	"time"
+
+	"github.com/puzzled/puzzled/api"
+	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/jobtype"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/columns"
+	"github.com/puzzled/puzzled/store"
+)
+
+// RunFair is `puzzled bench-fair`: fair share of the workers between two
+// projects (issue 31). Each round, on one worker process: project B's
+// --small slow levels alone, timed from submission to the batch's end;
+// then project A submits --big slow levels, and once A has run --warmup, B
+// submits --small again. It prints B's time beside A against B's time
+// alone, and A's throughput while B ran against A's in the --warmup
+// before. The levels are generated columns levels with a --ms time budget
+// each (most use it all), new ones every batch, so no answer is cached.
+func RunFair(ctx context.Context, args []string, srv Servers) error {
+	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute}
+	fs := flag.NewFlagSet("bench-fair", flag.ContinueOnError)
+	databaseFlags(fs, &cfg, "a database the bench may fill")
+	fs.StringVar(&cfg.RedisAddr, "redis-addr", "", "Redis address whose DB --redis-db the bench may flush (default: embedded)")
+	fs.IntVar(&cfg.RedisDB, "redis-db", 0, "Redis database index")
+	fs.IntVar(&cfg.Concurrency, "concurrency", 4*runtime.NumCPU(), "worker concurrency")
+	big := fs.Int("big", 20_000, "levels of project A's batch")
+	small := fs.Int("small", 200, "levels of project B's batch")
+	budget := fs.Int64("ms", 200, "time budget of each level, ms")
+	warmup := fs.Duration("warmup", 10*time.Second, "how long A runs alone before B submits (A's rate alone is measured over it)")
+	rounds := fs.Int("rounds", 3, "rounds (B alone, then B beside A)")
+	srv.BulkFlags(fs, &cfg.BulkPriority, &cfg.BulkYield)
+	fs.StringVar(&cfg.LogLevel, "log-level", "warn", "log level")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	logger, st, qc, stop, err := openBench(ctx, srv, &cfg)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	for _, name := range []string{"fair-a", "fair-b"} {
+		if _, err := st.CreateProject(ctx, name); err != nil && !errors.Is(err, store.ErrExists) {
+			return err
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	apiCtx, stopAPI := context.WithCancel(ctx)
+	defer stopAPI()
+	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
+	c := client.New("http://" + ln.Addr().String())
+	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
+	wst, err := store.Open(ctx, cfg.DatabaseURL, srv.WorkerStoreOpts(cfg))
+	if err != nil {
+		return err
+	}
+	defer wst.Close()
+
+	fmt.Printf("puzzled bench-fair: %d CPUs, worker concurrency %d; A %d levels, B %d levels, %d ms each\n",
+		runtime.NumCPU(), cfg.Concurrency, *big, *small, *budget)
+	f := fairBench{c: c, budget: *budget, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 31))}
+	var ratios, keeps []float64
+	for round := range *rounds {
+		r, err := withWorker(ctx, srv, cfg, wst, qc, logger, func() (fairRound, error) {
+			return f.round(ctx, *big, *small, *warmup)
+		})
+		if err != nil {
+			return err
+		}
+		ratios = append(ratios, r.bShared.Seconds()/r.bAlone.Seconds())
+		keeps = append(keeps, r.aDuring/r.aAlone)
+		fmt.Printf("round %d: B alone %.1f s, B beside A %.1f s = %.2f× alone; A %.1f levels/s alone, %.1f while B ran = %.0f%%\n",
+			round+1, r.bAlone.Seconds(), r.bShared.Seconds(), ratios[round], r.aAlone, r.aDuring, 100*keeps[round])
+	}
+	fmt.Printf("median: B beside A = %.2f× B alone (target ≤ 2); A keeps %.0f%% of its throughput (target ≥ 40%%)\n",
+		median(ratios), 100*median(keeps))
+	return nil
+}
+
+// fairBench submits the batches of RunFair.
+type fairBench struct {
+	c      *client.Client
+	budget int64
+	rng    *rand.Rand
+}
+
+// fairRound is what one round measured.
+type fairRound struct {
+	bAlone, bShared time.Duration
+	aAlone, aDuring float64 // levels a second
+}
+
+func (f *fairBench) round(ctx context.Context, big, small int, warmup time.Duration) (fairRound, error) {
+	var r fairRound
+	var err error
+	if r.bAlone, err = f.timeBatch(ctx, "fair-b", small); err != nil {
+		return r, err
+	}
+	a, err := f.submit(ctx, "fair-a", big)
+	if err != nil {
+		return r, err
+	}
+	defer func() { _, _ = f.c.CancelBatch(context.WithoutCancel(ctx), a) }()
+	// A ramps up (its bundles go solo and every slot fills) before its
+	// rate alone is measured.
+	time.Sleep(warmup / 2)
+	done0, err := f.done(ctx, a)
+	if err != nil {
+		return r, err
+	}
+	t0 := time.Now()
+	time.Sleep(warmup)
+	done1, err := f.done(ctx, a)
+	if err != nil {
+		return r, err
+	}
+	t1 := time.Now()
+	r.aAlone = float64(done1-done0) / t1.Sub(t0).Seconds()
+	if r.bShared, err = f.timeBatch(ctx, "fair-b", small); err != nil {
+		return r, err
+	}
+	done2, err := f.done(ctx, a)
+	if err != nil {
+		return r, err
+	}
+	r.aDuring = float64(done2-done1) / time.Since(t1).Seconds()
+	if done2 >= big {
+		return r, fmt.Errorf("bench-fair: A's batch ended before B's (%+v): make --big larger", r)
+	}
+	return r, nil
+}
+
+// timeBatch submits n levels to project and times until the batch ends.
+func (f *fairBench) timeBatch(ctx context.Context, project string, n int) (time.Duration, error) {
+	start := time.Now()
+	id, err := f.submit(ctx, project, n)
+	if err != nil {
+		return 0, err
+	}
+	for {
+		b, err := f.c.GetBatch(ctx, id)
+		if err != nil {
+			return 0, err
+		}
+		if b.Done == 1 {
+			if b.States[string(jobtype.Done)] != n {
+				return 0, fmt.Errorf("bench-fair: batch %d ended with states %v", id, b.States)
+			}
+			return time.Since(start), nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// submit sends n new slow levels to project, bulk.
+func (f *fairBench) submit(ctx context.Context, project string, n int) (int64, error) {
+	levels := make([]json.RawMessage, n)
+	for i := range levels {
+		lvl, err := columns.Generate(f.rng, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,
+			Fill: 0.4, Pieces: 60, Goal: columns.GoalScore, Score: 400})
+		if err != nil {
+			return 0, err
+		}
+		levels[i] = lvl.Canonical()
+	}
+	id, err := f.c.CreateBatch(ctx, levels, jobtype.Options{Priority: jobtype.Bulk, Project: project,
+		Budget: solver.Budget{MaxMS: f.budget}})
+	if err != nil {
+		return 0, fmt.Errorf("bench-fair: submit %d to %s: %w", n, project, err)
+	}
+	return id, nil
+}
+
+func (f *fairBench) done(ctx context.Context, id int64) (int, error) {
+	b, err := f.c.GetBatch(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	return b.States[string(jobtype.Done)], nil
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
