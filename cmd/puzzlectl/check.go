@@ -104,6 +104,7 @@ func runCheck(ctx context.Context, e *env, args []string) int {
 	fs.StringVar((*string)(&f.opts.Priority), "priority", "", "interactive or bulk (server default: bulk)")
 	fs.Int64Var(&f.opts.Budget.MaxMS, "budget-ms", 0, "time budget per level in ms (0: server default)")
 	fs.Int64Var(&f.opts.Budget.MaxNodes, "max-nodes", 0, "node budget per level (0: none)")
+	fs.StringVar(&f.opts.Project, "project", "", "project of the batch (default: the token's only project, else 'default')")
 	f.playouts = playoutsFlag(fs)
 	var labels labelFlags
 	fs.Var(&labels, "label", "key:value label of the batch (repeatable)")

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/solver/twoends/twoendstest"
@@ -127,6 +128,43 @@ func TestEndToEnd(t *testing.T) {
 		}
 		if got, err := twoendstest.Replay(v, sol.Plan); err != nil || got != twoendstest.DP(v) {
 			t.Fatalf("plan %q replays to %d, %v", sol.Plan, got, err)
+		}
+	})
+
+	t.Run("project", func(t *testing.T) {
+		// The stack's API has no token: every caller is an operator, who
+		// makes a project and submits to it by name.
+		c := client.New(url)
+		if _, err := c.CreateProject(t.Context(), wire.ProjectRequest{Name: "studio-x"}); err != nil {
+			t.Fatal(err)
+		}
+		dir := writeLevelFolder(t, randomValues(9, 3, 10))
+		code, stdout, stderr := runCLI(t, "", "--server", url, "submit", "--wait", "--project", "studio-x", dir)
+		var s batchSummary
+		if err := json.Unmarshal([]byte(stdout), &s); err != nil || code != exitOK || s.States["done"] != 3 {
+			t.Fatalf("submit --project: exit %d, %v\n%s\n%s", code, err, stdout, stderr)
+		}
+		code, stdout, stderr = runCLI(t, "", "--server", url, "jobs", "--project", "studio-x", "--format", "ndjson")
+		jobs := decodeLines[wire.JobListItem](t, strings.NewReader(stdout))
+		if code != exitOK || len(jobs) != 3 || *jobs[0].BatchID != s.ID {
+			t.Fatalf("jobs --project studio-x: exit %d, %d jobs\n%s", code, len(jobs), stderr)
+		}
+		code, stdout, _ = runCLI(t, "", "--server", url, "batches", "--project", "default", "--format", "ndjson")
+		for _, b := range decodeLines[wire.BatchListItem](t, strings.NewReader(stdout)) {
+			if b.ID == s.ID {
+				t.Fatalf("batches --project default lists studio-x's batch %d", s.ID)
+			}
+		}
+		if code != exitOK {
+			t.Fatalf("batches --project default: exit %d", code)
+		}
+		one := filepath.Join(t.TempDir(), "one.json")
+		if err := os.WriteFile(one, []byte(twoendsJSON([]int64{1, 2})), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, stderr = runCLI(t, "", "--server", url, "job", "--project", "no-such", one)
+		if code == exitOK || !strings.Contains(stderr, "404") {
+			t.Fatalf("job --project no-such: exit %d, %s", code, stderr)
 		}
 	})
 

@@ -29,6 +29,7 @@ func runJob(ctx context.Context, e *env, args []string) int {
 	fs.StringVar((*string)(&opts.Priority), "priority", "interactive", "interactive or bulk")
 	fs.Int64Var(&opts.Budget.MaxMS, "budget-ms", 0, "time budget in ms (0: server default)")
 	fs.Int64Var(&opts.Budget.MaxNodes, "max-nodes", 0, "node budget (0: none)")
+	fs.StringVar(&opts.Project, "project", "", "project of the job (default: the token's only project, else 'default')")
 	playouts := playoutsFlag(fs)
 	fail := failOn{}
 	fs.Var(fail, "fail-on", "exit 2 if the verdict is unsolvable or unknown (repeatable)")

@@ -51,9 +51,10 @@ func newListFlags(fs *flag.FlagSet, params ...string) *listFlags {
 		"level":   "only jobs of this level hash",
 		"since":   "created at or after (RFC 3339 time or YYYY-MM-DD)",
 		"until":   "created before (RFC 3339 time or YYYY-MM-DD)",
+		"project": "only this project's (default: every project the token reads)",
 	}
 	f := &listFlags{values: map[string]*string{}}
-	for _, p := range params {
+	for _, p := range append(params, "project") {
 		f.values[p] = fs.String(p, "", help[p])
 	}
 	fs.Var(&f.labels, "label", "key:value; repeat for several (all must match)")
