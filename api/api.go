@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -114,6 +115,8 @@ type Server struct {
 	patterns  []string // the route patterns, for Routes
 	// openAPIDoc is the document served at /v1/openapi.json (openAPIFor).
 	openAPIDoc []byte
+	// nameOfProject caches project names by id (projectName).
+	nameOfProject sync.Map
 }
 
 // New returns the API's handler with every route registered.

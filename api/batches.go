@@ -296,7 +296,9 @@ func (s *Server) getBatch(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, toWireBatch(b))
+	out := toWireBatch(b)
+	out.Project = s.projectName(r.Context(), b.ProjectID)
+	writeJSON(w, http.StatusOK, out)
 }
 
 // batchResults streams one NDJSON line per level, in submission order.

@@ -56,7 +56,9 @@ func (s *Server) createJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.audit(r, &project, "job.create", strconv.FormatInt(job.ID, 10), nil)
-	writeJSON(w, http.StatusAccepted, toWireJob(job))
+	out := toWireJob(job)
+	out.Project = s.projectName(r.Context(), job.ProjectID)
+	writeJSON(w, http.StatusAccepted, out)
 }
 
 // jobFromPath loads the job named by {id}; on failure it has answered.
@@ -81,7 +83,9 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
 	if job.Result != nil {
 		job.Result.Plan = nil // plans can be large: GET /v1/jobs/{id}/solution
 	}
-	writeJSON(w, http.StatusOK, toWireJob(job))
+	out := toWireJob(job)
+	out.Project = s.projectName(r.Context(), job.ProjectID)
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) getSolution(w http.ResponseWriter, r *http.Request) {

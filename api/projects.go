@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/base64"
 	"encoding/json"
@@ -372,4 +373,20 @@ func (s *Server) auditResource(r *http.Request, res store.Resource, action strin
 		return
 	}
 	s.audit(r, &project, action, key, detail)
+}
+
+// projectName is the name of project id, "" if it cannot be read now.
+// Names never change and projects are never deleted, so each API process
+// keeps the names it has read: a job's or batch's answer costs no query
+// for its project.
+func (s *Server) projectName(ctx context.Context, id int64) string {
+	if name, ok := s.nameOfProject.Load(id); ok {
+		return name.(string)
+	}
+	ps, err := s.cfg.Store.Projects(ctx, []int64{id})
+	if err != nil || len(ps) != 1 {
+		return ""
+	}
+	s.nameOfProject.Store(id, ps[0].Name)
+	return ps[0].Name
 }

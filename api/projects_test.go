@@ -113,6 +113,9 @@ func setupScopes(t *testing.T) *scopeFixture {
 		if err != nil {
 			t.Fatal(err)
 		}
+		if j.Project != "alpha" || b.Project != "alpha" {
+			t.Fatalf("alpha's job and batch say projects %q and %q", j.Project, b.Project)
+		}
 		return j.State == "done" && b.Done == 1
 	})
 	err = c.BatchResults(t.Context(), f.alphaBat, func(r wire.BatchResult) error {

@@ -10,6 +10,7 @@ import (
 // Batch is GET /v1/batches/{id}: a batch with its progress.
 type Batch struct {
 	ID         int64            `json:"id"`
+	Project    string           `json:"project,omitempty"` // its project's name
 	Total      int              `json:"total"`
 	Priority   jobtype.Priority `json:"priority"`
 	Labels     json.RawMessage  `json:"labels,omitempty"`

@@ -12,6 +12,7 @@ import (
 // GET /v1/jobs/{id}.
 type Job struct {
 	ID        int64            `json:"id"`
+	Project   string           `json:"project,omitempty"` // its project's name
 	BatchID   *int64           `json:"batch_id,omitempty"`
 	Seq       *int32           `json:"seq,omitempty"`
 	LevelHash string           `json:"level_hash"`
