@@ -97,4 +97,28 @@ func TestEndToEndFairShareBetweenProjects(t *testing.T) {
 		t.Fatalf("B's %d levels ended only after %d of A's %d: B waited behind A", small, done, big)
 	}
 	t.Logf("B's %d levels done while A had done %d of %d", small, aNow.States[string(jobtype.Done)], big)
+
+	// A cap of 2 bulk tasks in flight: once what A had admitted drains,
+	// no more than 2 of A's jobs run at once (a bundle runs one job at a
+	// time), though 4 slots are free.
+	capped := 2
+	if p, err := c.UpdateProject(ctx, "team-a", wire.ProjectShare{BulkCap: &capped}); err != nil || p.BulkCap != 2 {
+		t.Fatalf("PATCH team-a: %+v, %v", p, err)
+	}
+	time.Sleep(3 * time.Second) // A's jobs of 100 ms admitted before the cap end
+	most := 0
+	for range 40 {
+		b, err := c.GetBatch(ctx, a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		most = max(most, b.States[string(jobtype.Running)])
+		time.Sleep(50 * time.Millisecond)
+	}
+	if most > capped {
+		t.Fatalf("A ran %d jobs at once under a cap of %d", most, capped)
+	}
+	if most == 0 {
+		t.Fatal("A ran nothing under its cap")
+	}
 }
