@@ -41,6 +41,7 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 	budget := fs.Int64("ms", 200, "time budget of each level, ms")
 	warmup := fs.Duration("warmup", 10*time.Second, "how long A runs alone before B submits (A's rate alone is measured over it)")
 	rounds := fs.Int("rounds", 3, "rounds (B alone, then B beside A)")
+	weightB := fs.Int("weight-b", 1, "project B's bulk_weight (A's is 1)")
 	srv.BulkFlags(fs, &cfg.BulkPriority, &cfg.BulkYield)
 	fs.StringVar(&cfg.LogLevel, "log-level", "warn", "log level")
 	if err := fs.Parse(args); err != nil {
@@ -51,8 +52,15 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 		return err
 	}
 	defer stop()
-	for _, name := range []string{"fair-a", "fair-b"} {
-		if _, err := st.CreateProject(ctx, name); err != nil && !errors.Is(err, store.ErrExists) {
+	for name, weight := range map[string]int{"fair-a": 1, "fair-b": *weightB} {
+		p, err := st.CreateProject(ctx, name)
+		if errors.Is(err, store.ErrExists) {
+			p, err = st.ProjectByName(ctx, name)
+		}
+		if err != nil {
+			return err
+		}
+		if err := st.SetShare(ctx, p.ID, store.Share{Weight: weight}); err != nil {
 			return err
 		}
 	}
@@ -71,8 +79,8 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 	}
 	defer wst.Close()
 
-	fmt.Printf("puzzled bench-fair: %d CPUs, worker concurrency %d; A %d levels, B %d levels, %d ms each\n",
-		runtime.NumCPU(), cfg.Concurrency, *big, *small, *budget)
+	fmt.Printf("puzzled bench-fair: %d CPUs, worker concurrency %d; A %d levels, B %d levels (weight %d against 1), %d ms each\n",
+		runtime.NumCPU(), cfg.Concurrency, *big, *small, *weightB, *budget)
 	f := fairBench{c: c, budget: *budget, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 31))}
 	var ratios, keeps []float64
 	for round := range *rounds {
@@ -84,8 +92,10 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 		}
 		ratios = append(ratios, r.bShared.Seconds()/r.bAlone.Seconds())
 		keeps = append(keeps, r.aDuring/r.aAlone)
-		fmt.Printf("round %d: B alone %.1f s, B beside A %.1f s = %.2f× alone; A %.1f levels/s alone, %.1f while B ran = %.0f%%\n",
-			round+1, r.bAlone.Seconds(), r.bShared.Seconds(), ratios[round], r.aAlone, r.aDuring, 100*keeps[round])
+		bRate := float64(*small) / r.bShared.Seconds()
+		fmt.Printf("round %d: B alone %.1f s, B beside A %.1f s = %.2f× alone; A %.1f levels/s alone, %.1f while B ran = %.0f%%; B's share while both ran %.0f%%\n",
+			round+1, r.bAlone.Seconds(), r.bShared.Seconds(), ratios[round], r.aAlone, r.aDuring, 100*keeps[round],
+			100*bRate/(bRate+r.aDuring))
 	}
 	fmt.Printf("median: B beside A = %.2f× B alone (target ≤ 2); A keeps %.0f%% of its throughput (target ≥ 40%%)\n",
 		median(ratios), 100*median(keeps))
