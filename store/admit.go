@@ -22,7 +22,7 @@ const waitsForAdmission = `(enqueued_at IS NULL AND priority = 'bulk' AND recove
 
 // waitingJobs is the WHERE clause of the jobs that wait for admission
 // (index jobs_waiting).
-const waitingJobs = `state IN ` + liveStates + ` AND dup_of IS NULL AND (batch_id IS NULL OR solo) AND ` + waitsForAdmission
+const waitingJobs = travelsAlone + ` AND ` + waitsForAdmission
 
 // BulkDemand is what one project has of bulk work: tasks in flight
 // (admitted, not finished: waiting in Redis or running) and tasks waiting
@@ -98,7 +98,7 @@ func bulkDemand(ctx context.Context, tx pgx.Tx) ([]BulkDemand, error) {
 			WHERE d.priority = 'bulk' GROUP BY d.project_id
 		), ji AS (
 			SELECT project_id, count(*) AS n, count(worker_id) AS running FROM jobs
-			WHERE state IN `+liveStates+` AND dup_of IS NULL AND (batch_id IS NULL OR solo) AND NOT `+waitsForAdmission+`
+			WHERE `+travelsAlone+` AND NOT `+waitsForAdmission+`
 				AND enqueued_at IS NOT NULL AND priority = 'bulk' AND recoveries = 0
 			GROUP BY project_id
 		)
@@ -134,8 +134,7 @@ func admitJobs(ctx context.Context, tx pgx.Tx, by string, project int64, n int) 
 			FOR UPDATE SKIP LOCKED
 		)
 		UPDATE jobs j SET enqueued_at = now(), enqueued_by = nullif($3, '') FROM c WHERE j.id = c.id
-		RETURNING j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo,
-			j.recoveries`, project, n, by)
+		RETURNING `+liveJobColumns, project, n, by)
 	if err != nil {
 		return nil, fmt.Errorf("admit jobs: %w", err)
 	}

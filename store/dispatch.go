@@ -36,16 +36,14 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, by string, staleBefore time.T
 	rows, err := s.pool.Query(ctx, `
 		WITH c AS (
 			SELECT id FROM jobs
-			WHERE state IN `+liveStates+` AND dup_of IS NULL AND (batch_id IS NULL OR solo)
-				AND NOT `+waitsForAdmission+`
+			WHERE `+travelsAlone+` AND NOT `+waitsForAdmission+`
 				AND (enqueued_at IS NULL OR enqueued_at < $1)
 			ORDER BY enqueued_at NULLS FIRST, id
 			LIMIT $2
 			FOR UPDATE SKIP LOCKED
 		)
 		UPDATE jobs j SET enqueued_at = now(), enqueued_by = nullif($3, '') FROM c WHERE j.id = c.id
-		RETURNING j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo,
-			j.recoveries`, staleBefore, limit, by)
+		RETURNING `+liveJobColumns, staleBefore, limit, by)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim live jobs: %w", err)
 	}
@@ -55,6 +53,14 @@ func (s *Store) ClaimLiveJobs(ctx context.Context, by string, staleBefore time.T
 	}
 	return jobs, nil
 }
+
+// travelsAlone is the condition that a job is live and travels in a task
+// of its own (outside a batch, or sent solo), not as its bundle or as a
+// copy waiting on its level (the predicate of jobs_live and jobs_waiting).
+const travelsAlone = `state IN ` + liveStates + ` AND dup_of IS NULL AND (batch_id IS NULL OR solo)`
+
+// liveJobColumns are the columns of a LiveJob, in order, of jobs j.
+const liveJobColumns = `j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo, j.recoveries`
 
 // Unstamp clears the enqueued stamp of jobs and batches whose task could
 // not be handed to asynq after ClaimLiveJobs or ClaimLiveBatches stamped

@@ -7,27 +7,11 @@ import (
 	"time"
 
 	"github.com/puzzled/puzzled/api/wire"
+	"github.com/puzzled/puzzled/internal/bench"
 	"github.com/puzzled/puzzled/internal/e2etest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/columns"
 )
-
-// slowLevels are n new columns levels that take about their time budget
-// each (most do not solve within it).
-func slowLevels(t *testing.T, rng *rand.Rand, n int) []json.RawMessage {
-	t.Helper()
-	levels := make([]json.RawMessage, n)
-	for i := range levels {
-		lvl, err := columns.Generate(rng, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,
-			Fill: 0.4, Pieces: 60, Goal: columns.GoalScore, Score: 400})
-		if err != nil {
-			t.Fatal(err)
-		}
-		levels[i] = lvl.Canonical()
-	}
-	return levels
-}
 
 // Issue 31, fair share: project A's big bulk batch of slow levels does not
 // hold back project B's small one, submitted after it. Before bulk work
@@ -56,7 +40,7 @@ func TestEndToEndFairShareBetweenProjects(t *testing.T) {
 	// A: 2,000 levels of up to 100 ms on 4 slots, at least a minute's work
 	// on this machine.
 	const big, small = 2000, 40
-	a, err := c.CreateBatch(ctx, slowLevels(t, rng, big), opts("team-a"))
+	a, err := c.CreateBatch(ctx, mustSlowLevels(t, rng, big), opts("team-a"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +63,7 @@ func TestEndToEndFairShareBetweenProjects(t *testing.T) {
 		}
 	}
 	waitRunning(a)
-	b, err := c.CreateBatch(ctx, slowLevels(t, rng, small), opts("team-b"))
+	b, err := c.CreateBatch(ctx, mustSlowLevels(t, rng, small), opts("team-b"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,4 +105,13 @@ func TestEndToEndFairShareBetweenProjects(t *testing.T) {
 	if most == 0 {
 		t.Fatal("A ran nothing under its cap")
 	}
+}
+
+func mustSlowLevels(t *testing.T, rng *rand.Rand, n int) []json.RawMessage {
+	t.Helper()
+	levels, err := bench.SlowLevels(rng, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return levels
 }

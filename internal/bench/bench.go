@@ -70,15 +70,11 @@ func Run(ctx context.Context, args []string, srv Servers) error {
 	fmt.Printf("(a) asynq no-op tasks:           %8.0f tasks/s (%d tasks)\n", a, *noop)
 	printCPU(cpu0, treeCPU(), *noop)
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	c, stopAPI, err := serveAPI(ctx, srv, cfg, st, qc, logger, 10*time.Minute)
 	if err != nil {
 		return err
 	}
-	apiCtx, stopAPI := context.WithCancel(ctx)
 	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
-	c := client.New("http://" + ln.Addr().String())
-	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
 
 	if *cpuProfile != "" {
 		f, err := os.Create(*cpuProfile)
@@ -317,6 +313,20 @@ func printCPU(before, after map[string]time.Duration, tasks int) {
 		line += fmt.Sprintf(", %s %.0f", name, float64(d.Microseconds())/float64(tasks))
 	}
 	fmt.Printf("    CPU per task: %.0f µs (%s)\n", float64(total.Microseconds())/float64(tasks), strings.TrimPrefix(line, ", "))
+}
+
+// serveAPI serves the API on st and qc on a free loopback port until
+// stop, and returns a client of it whose requests time out after timeout.
+func serveAPI(ctx context.Context, srv Servers, cfg Config, st *store.Store, qc *queue.Client, logger *slog.Logger, timeout time.Duration) (c *client.Client, stop func(), err error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	apiCtx, stopAPI := context.WithCancel(ctx)
+	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
+	c = client.New("http://" + ln.Addr().String())
+	c.HTTP = &http.Client{Timeout: timeout}
+	return c, stopAPI, nil
 }
 
 // openBench opens what a bench command runs against: its logger, and the

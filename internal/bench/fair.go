@@ -2,32 +2,28 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"runtime"
 	"slices"
 	"time"
 
-	"github.com/puzzled/puzzled/api"
 	"github.com/puzzled/puzzled/api/client"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/columns"
 	"github.com/puzzled/puzzled/store"
 )
 
 // RunFair is `puzzled bench-fair`: fair share of the workers between two
 // projects (issue 31). Each round, on one worker process: project B's
 // --small slow levels alone, timed from submission to the batch's end;
-// then project A submits --big slow levels, and once A has run --warmup, B
-// submits --small again. It prints B's time beside A against B's time
-// alone, and A's throughput while B ran against A's in the --warmup
-// before. The levels are generated columns levels with a --ms time budget
+// then project A submits --big slow levels, runs alone for half of
+// --warmup (to fill every slot) and one --warmup more (over which its rate
+// alone is measured), and B submits --small again. It prints B's time
+// beside A against B's time alone, and A's throughput while B ran against
+// A's alone. The levels are generated columns levels with a --ms time budget
 // each (most use it all), new ones every batch, so no answer is cached.
 func RunFair(ctx context.Context, args []string, srv Servers) error {
 	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute}
@@ -64,15 +60,11 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 			return err
 		}
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	c, stopAPI, err := serveAPI(ctx, srv, cfg, st, qc, logger, 10*time.Minute)
 	if err != nil {
 		return err
 	}
-	apiCtx, stopAPI := context.WithCancel(ctx)
 	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
-	c := client.New("http://" + ln.Addr().String())
-	c.HTTP = &http.Client{Timeout: 10 * time.Minute}
 	wst, err := store.Open(ctx, cfg.DatabaseURL, srv.WorkerStoreOpts(cfg))
 	if err != nil {
 		return err
@@ -179,14 +171,9 @@ func (f *fairBench) timeBatch(ctx context.Context, project string, n int) (time.
 
 // submit sends n new slow levels to project, bulk.
 func (f *fairBench) submit(ctx context.Context, project string, n int) (int64, error) {
-	levels := make([]json.RawMessage, n)
-	for i := range levels {
-		lvl, err := columns.Generate(f.rng, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,
-			Fill: 0.4, Pieces: 60, Goal: columns.GoalScore, Score: 400})
-		if err != nil {
-			return 0, err
-		}
-		levels[i] = lvl.Canonical()
+	levels, err := SlowLevels(f.rng, n)
+	if err != nil {
+		return 0, err
 	}
 	id, err := f.c.CreateBatch(ctx, levels, jobtype.Options{Priority: jobtype.Bulk, Project: project,
 		Budget: solver.Budget{MaxMS: f.budget}})

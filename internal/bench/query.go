@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"net"
-	"net/http"
 	"net/url"
 	"slices"
 	"strings"
@@ -77,15 +75,11 @@ func RunQuery(ctx context.Context, args []string, srv Servers) error {
 			*jobs, *jobs/5, *jobs/100, time.Since(start).Seconds())
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	c, stopAPI, err := serveAPI(ctx, srv, cfg, st, qc, logger, time.Minute)
 	if err != nil {
 		return err
 	}
-	apiCtx, stopAPI := context.WithCancel(ctx)
 	defer stopAPI()
-	go func() { _ = api.Serve(apiCtx, ln, srv.API(cfg, st, qc, logger), logger) }()
-	c := client.New("http://" + ln.Addr().String())
-	c.HTTP = &http.Client{Timeout: time.Minute}
 
 	if err := benchLists(ctx, c, st, *queries); err != nil {
 		return err
@@ -308,14 +302,9 @@ func benchLatency(ctx context.Context, c *client.Client, n int, phase int, salt 
 // bulk slot runs one, and measures while they keep running.
 func benchBusy(ctx context.Context, c *client.Client, slots, n int, budgetMS int64, salt, phase uint64, measure func() ([]time.Duration, error)) ([]time.Duration, error) {
 	r := rand.New(rand.NewPCG(salt, phase)) // other levels per run and phase: no bulk result of an earlier one is reused
-	levels := make([]json.RawMessage, n)
-	for i := range levels {
-		lvl, err := columns.Generate(r, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,
-			Fill: 0.4, Pieces: 60, Goal: columns.GoalScore, Score: 400})
-		if err != nil {
-			return nil, err
-		}
-		levels[i] = lvl.Canonical()
+	levels, err := SlowLevels(r, n)
+	if err != nil {
+		return nil, err
 	}
 	id, err := c.CreateBatch(ctx, levels, jobtype.Options{Priority: jobtype.Bulk, Budget: solver.Budget{MaxMS: budgetMS}})
 	if err != nil {
@@ -467,4 +456,20 @@ func finishedBatch(ctx context.Context, st *store.Store, n int) (int64, error) {
 		return 0, err
 	}
 	return id, nil
+}
+
+// SlowLevels makes n new columns levels whose search runs long (most use
+// all of a budget of seconds, none is trivial): the slow bulk work of the
+// bench commands and of the fair-share test.
+func SlowLevels(r *rand.Rand, n int) ([]json.RawMessage, error) {
+	levels := make([]json.RawMessage, n)
+	for i := range levels {
+		lvl, err := columns.Generate(r, columns.GenConfig{Width: 6, Height: 12, Rule: columns.RuleLines, Colors: 5,
+			Fill: 0.4, Pieces: 60, Goal: columns.GoalScore, Score: 400})
+		if err != nil {
+			return nil, err
+		}
+		levels[i] = lvl.Canonical()
+	}
+	return levels, nil
 }
