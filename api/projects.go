@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/puzzled/puzzled/api/wire"
 	"github.com/puzzled/puzzled/solver"
@@ -55,14 +56,23 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request) {
 			s.writeStoreError(w, r, err)
 			return
 		}
-		p.Share, detail = sh, shareDetail(sh)
+		p.Share = sh
+		detail = shareDetail(p)
+	}
+	if rt := withRetention(p.Retention, req.ProjectShare); rt != p.Retention {
+		if err := s.cfg.Store.SetRetention(r.Context(), p.ID, rt); err != nil {
+			s.writeStoreError(w, r, err)
+			return
+		}
+		p.Retention = rt
+		detail = shareDetail(p)
 	}
 	s.audit(r, &p.ID, "project.create", p.Name, detail)
 	writeJSON(w, http.StatusCreated, toWireProject(p))
 }
 
-// updateProject sets a project's share of bulk work (an operator only);
-// a field the body leaves out keeps its value.
+// updateProject sets a project's share of bulk work and its retention (an
+// operator only); a field the body leaves out keeps its value.
 func (s *Server) updateProject(w http.ResponseWriter, r *http.Request) {
 	var req wire.ProjectShare
 	if !s.decodeSmallBody(w, r, &req) || !checkShare(w, req) {
@@ -80,7 +90,15 @@ func (s *Server) updateProject(w http.ResponseWriter, r *http.Request) {
 		s.writeStoreError(w, r, err)
 		return
 	}
-	s.audit(r, &p.ID, "project.share", p.Name, shareDetail(p.Share))
+	action := "project.share"
+	if rt := withRetention(p.Retention, req); rt != p.Retention {
+		if err := s.cfg.Store.SetRetention(r.Context(), p.ID, rt); err != nil {
+			s.writeStoreError(w, r, err)
+			return
+		}
+		p.Retention, action = rt, "project.retention"
+	}
+	s.audit(r, &p.ID, action, p.Name, shareDetail(p))
 	writeJSON(w, http.StatusOK, toWireProject(p))
 }
 
@@ -95,7 +113,25 @@ func checkShare(w http.ResponseWriter, req wire.ProjectShare) bool {
 		writeError(w, http.StatusBadRequest, fmt.Sprintf("bulk_cap: 0 (no cap) to %d", math.MaxInt32), "bulk_cap")
 		return false
 	}
+	if v := req.RetentionHours; v != nil && (*v < 0 || *v > maxRetentionHours) {
+		writeError(w, http.StatusBadRequest, fmt.Sprintf("retention_hours: 0 (forever) or 1 to %d", maxRetentionHours), "retention_hours")
+		return false
+	}
 	return true
+}
+
+// maxRetentionHours is a hundred years: longer is forever, which is 0.
+const maxRetentionHours = 100 * 366 * 24
+
+// withRetention is rt with the fields req sets.
+func withRetention(rt store.Retention, req wire.ProjectShare) store.Retention {
+	if req.RetentionHours != nil {
+		rt.Keep = time.Duration(*req.RetentionHours) * time.Hour
+	}
+	if req.KeepResults != nil {
+		rt.DropResults = !*req.KeepResults
+	}
+	return rt
 }
 
 // withShare is sh with the fields req sets.
@@ -109,14 +145,16 @@ func withShare(sh store.Share, req wire.ProjectShare) store.Share {
 	return sh
 }
 
-// shareDetail is the audit detail of a share set.
-func shareDetail(sh store.Share) map[string]any {
-	return map[string]any{"bulk_weight": sh.Weight, "bulk_cap": sh.Cap}
+// shareDetail is the audit detail of a project's settings.
+func shareDetail(p store.Project) map[string]any {
+	return map[string]any{"bulk_weight": p.Share.Weight, "bulk_cap": p.Share.Cap,
+		"retention_hours": int(p.Retention.Keep / time.Hour), "keep_results": !p.Retention.DropResults}
 }
 
 // toWireProject maps a project.
 func toWireProject(p store.Project) wire.Project {
-	return wire.Project{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt, BulkWeight: p.Share.Weight, BulkCap: p.Share.Cap}
+	return wire.Project{ID: p.ID, Name: p.Name, CreatedAt: p.CreatedAt, BulkWeight: p.Share.Weight, BulkCap: p.Share.Cap,
+		RetentionHours: int(p.Retention.Keep / time.Hour), KeepResults: !p.Retention.DropResults}
 }
 
 // listProjects lists the projects the token reads.

@@ -29,6 +29,8 @@ type Project struct {
 	CreatedAt time.Time
 	// Share is its share of the workers' bulk work (queue/admit.go).
 	Share Share
+	// Retention is how long it keeps final jobs (retention.go).
+	Retention Retention
 }
 
 // Share is a project's share of bulk work: its weight against the other
@@ -59,8 +61,8 @@ func (s *Store) SetShare(ctx context.Context, id int64, sh Share) error {
 func (s *Store) CreateProject(ctx context.Context, name string) (Project, error) {
 	p := Project{Name: name}
 	err := s.pool.QueryRow(ctx, `INSERT INTO projects (name) VALUES ($1)
-		RETURNING id, created_at, bulk_weight, coalesce(bulk_cap, 0)`, name).
-		Scan(&p.ID, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap)
+		RETURNING id, created_at, bulk_weight, coalesce(bulk_cap, 0), coalesce(extract(epoch FROM retain)::bigint, 0), NOT keep_results`, name).
+		Scan(&p.ID, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap, (*seconds)(&p.Retention.Keep), &p.Retention.DropResults)
 	var pgErr *pgconn.PgError
 	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
 		return Project{}, fmt.Errorf("project %q: %w", name, ErrExists)
@@ -73,14 +75,14 @@ func (s *Store) CreateProject(ctx context.Context, name string) (Project, error)
 
 // Projects lists the projects among ids (nil: all), by id.
 func (s *Store) Projects(ctx context.Context, ids []int64) ([]Project, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, name, created_at, bulk_weight, coalesce(bulk_cap, 0) FROM projects
+	rows, err := s.pool.Query(ctx, `SELECT id, name, created_at, bulk_weight, coalesce(bulk_cap, 0), coalesce(extract(epoch FROM retain)::bigint, 0), NOT keep_results FROM projects
 		WHERE $1::bigint[] IS NULL OR id = ANY ($1) ORDER BY id`, ids)
 	if err != nil {
 		return nil, fmt.Errorf("store: projects: %w", err)
 	}
 	ps, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Project, error) {
 		var p Project
-		err := row.Scan(&p.ID, &p.Name, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap)
+		err := row.Scan(&p.ID, &p.Name, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap, (*seconds)(&p.Retention.Keep), &p.Retention.DropResults)
 		return p, err
 	})
 	if err != nil {
@@ -92,8 +94,8 @@ func (s *Store) Projects(ctx context.Context, ids []int64) ([]Project, error) {
 // ProjectByName returns the project of that name, or ErrNotFound.
 func (s *Store) ProjectByName(ctx context.Context, name string) (Project, error) {
 	var p Project
-	err := s.pool.QueryRow(ctx, `SELECT id, name, created_at, bulk_weight, coalesce(bulk_cap, 0) FROM projects
-		WHERE name = $1`, name).Scan(&p.ID, &p.Name, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap)
+	err := s.pool.QueryRow(ctx, `SELECT id, name, created_at, bulk_weight, coalesce(bulk_cap, 0), coalesce(extract(epoch FROM retain)::bigint, 0), NOT keep_results FROM projects
+		WHERE name = $1`, name).Scan(&p.ID, &p.Name, &p.CreatedAt, &p.Share.Weight, &p.Share.Cap, (*seconds)(&p.Retention.Keep), &p.Retention.DropResults)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Project{}, fmt.Errorf("project %q: %w", name, ErrNotFound)
 	}

@@ -16,6 +16,11 @@ type Project struct {
 	// most bulk tasks it may have in flight (0: no cap).
 	BulkWeight int `json:"bulk_weight"`
 	BulkCap    int `json:"bulk_cap,omitempty"`
+	// RetentionHours is how long its final jobs are kept after they end
+	// (0: forever); KeepResults keeps, past it, the job holding each
+	// level's newest definitive result.
+	RetentionHours int  `json:"retention_hours"`
+	KeepResults    bool `json:"keep_results"`
 }
 
 // ProjectRequest is the body of POST /v1/projects; a share field left out
@@ -28,8 +33,10 @@ type ProjectRequest struct {
 // ProjectShare is the body of PATCH /v1/projects/{project}: a field left
 // out keeps its value.
 type ProjectShare struct {
-	BulkWeight *int `json:"bulk_weight,omitempty"`
-	BulkCap    *int `json:"bulk_cap,omitempty"`
+	BulkWeight     *int  `json:"bulk_weight,omitempty"`
+	BulkCap        *int  `json:"bulk_cap,omitempty"`
+	RetentionHours *int  `json:"retention_hours,omitempty"`
+	KeepResults    *bool `json:"keep_results,omitempty"`
 }
 
 // ProjectList is GET /v1/projects: the projects the token reads.

@@ -32,6 +32,7 @@ type config struct {
 	interactivePoll time.Duration // their idle poll
 	checkpointEvery time.Duration
 	staleAfter      time.Duration
+	gcEvery         time.Duration // the periodic garbage collection (gc.go)
 	deadAfter       time.Duration
 	shutdownTimeout time.Duration // bound of a worker's shutdown after SIGTERM
 	playouts        int
@@ -124,6 +125,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		bulkPriorityFlag(fs, &cfg.bulkPriority, &cfg.bulkYield)
 		fs.IntVar(&cfg.dbConns, "db-conns", envInt("PUZZLED_DB_CONNS", 0), "PostgreSQL connections of the worker's pool, besides its heartbeat connection; 0: 4 + (concurrency + interactive slots)/8 (docs/service.md, \"Connection budget\") [PUZZLED_DB_CONNS]")
 		fs.DurationVar(&cfg.deadAfter, "dead-after", envDuration("PUZZLED_DEAD_AFTER", worker.DeadAfter), "judge a worker dead, and take its jobs over, when its last heartbeat is this old; the same on every worker [PUZZLED_DEAD_AFTER]")
+		fs.DurationVar(&cfg.gcEvery, "gc-every", envDuration("PUZZLED_GC_EVERY", 10*time.Minute), "delete what the projects' retention lets go this often (0: never; one worker at a time does) [PUZZLED_GC_EVERY]")
 		fs.DurationVar(&cfg.staleAfter, "stale-after", envDuration("PUZZLED_STALE_AFTER", time.Minute), "re-check that a live job still has an asynq task after this long [PUZZLED_STALE_AFTER]")
 		fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", envDuration("PUZZLED_SHUTDOWN_TIMEOUT", worker.DefaultShutdownTimeout), "after SIGTERM, exit by this long even if a search or Redis call is stuck; other workers take its jobs over [PUZZLED_SHUTDOWN_TIMEOUT]")
 	}

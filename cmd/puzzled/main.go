@@ -31,6 +31,7 @@ commands:
   bench-query  measure list queries on 1,000,000 seeded jobs and interactive latency
   bench-fair   measure the fair share of the workers between two projects' bulk batches
   token     create an API token ("token create --name N [--read-only]")
+  gc        delete what the projects' retention lets go, now (workers also do it every --gc-every)
   health    exit 0 if a URL (default the local /readyz) answers 200
 
 Run "puzzled <command> -h" for the flags of a command.
@@ -52,6 +53,7 @@ func main() {
 		"bench-query": runBenchQuery,
 		"bench-fair":  runBenchFair,
 		"token":       runToken,
+		"gc":          runGC,
 		"health":      runHealth,
 
 		solveChildCommand: runSolveChild, // started by work and dev; not in the usage

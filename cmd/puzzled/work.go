@@ -94,10 +94,16 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 		slog.String("bulk_priority", cfg.bulkPriority), slog.Bool("bulk_yield", cfg.bulkYield && pool != nil), slog.String("worker_id", w.Owner().ID))
 	hookCtx, stopWebhooks := context.WithCancel(ctx)
 	waitWebhooks := startWebhooks(hookCtx, cfg, st, qc, opt, logger)
+	gcDone := make(chan struct{})
+	go func() {
+		defer close(gcDone)
+		collectPeriodically(hookCtx, st, cfg.gcEvery, logger)
+	}()
+	defer func() { <-gcDone }()
 	err = worker.Serve(ctx, w, worker.ServeConfig{Redis: opt, Concurrency: cfg.concurrency,
 		InteractiveSlots: cfg.interactive, InteractivePoll: cfg.interactivePoll, Dispatcher: d, Queue: qc, Logger: logger,
 		ShutdownTimeout: cfg.shutdownTimeout})
-	stopWebhooks()
+	stopWebhooks() // and the garbage collection
 	if errors.Is(err, worker.ErrShutdownDeadline) {
 		return err // the webhook deliveries may be stuck on the same Redis
 	}
