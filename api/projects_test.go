@@ -548,3 +548,53 @@ func TestProjectShare(t *testing.T) {
 		t.Errorf("audit has %d project.share rows of big, want 2 (the PATCHes that passed): %s", shares, body)
 	}
 }
+
+// TestProjectRetention: an operator sets a project's retention and
+// whether it keeps each level's newest result past it, on create and by
+// PATCH; the answer and GET /v1/projects show it (0 hours: forever, the
+// default), a bad value is 400, and the change is audited.
+func TestProjectRetention(t *testing.T) {
+	t.Parallel()
+	f := setup(t, api.Config{Tokens: []api.StaticToken{{Name: "ops", Token: "op-secret"}}}, false)
+	c := client.New(f.url)
+	c.Token = "op-secret"
+	var p wire.Project
+	st, body := request(t, "POST", f.url+"/v1/projects", c.Token, `{"name":"plain"}`)
+	mustJSON(t, st, body, 201, &p)
+	if p.RetentionHours != 0 || !p.KeepResults {
+		t.Errorf("a new project: %s, want retention 0 (forever) and keep_results", body)
+	}
+	st, body = request(t, "POST", f.url+"/v1/projects", c.Token, `{"name":"weekly","retention_hours":168}`)
+	mustJSON(t, st, body, 201, &p)
+	if p.RetentionHours != 168 || !p.KeepResults {
+		t.Errorf("created with 168 hours: %s", body)
+	}
+	no := false
+	if p, err := c.UpdateProject(t.Context(), "weekly", wire.ProjectShare{KeepResults: &no}); err != nil || p.RetentionHours != 168 || p.KeepResults {
+		t.Fatalf("PATCH keep_results false = %+v, %v; want 168 hours kept, results not", p, err)
+	}
+	st, body = request(t, "PATCH", f.url+"/v1/projects/weekly", c.Token, `{"retention_hours":0}`)
+	mustJSON(t, st, body, 200, &p)
+	if p.RetentionHours != 0 || p.KeepResults {
+		t.Errorf("PATCH retention 0: %s, want forever and keep_results false kept", body)
+	}
+	for _, bad := range []string{`{"retention_hours":-1}`, `{"retention_hours":1e9}`, `{"retention_hours":"7d"}`} {
+		if st, body := request(t, "PATCH", f.url+"/v1/projects/weekly", c.Token, bad); st != 400 {
+			t.Errorf("PATCH %s = %d %s, want 400", bad, st, body)
+		}
+	}
+	ps, err := c.Projects(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(ps, func(p wire.Project) bool { return p.Name == "weekly" })
+	if i < 0 || ps[i].RetentionHours != 0 || ps[i].KeepResults {
+		t.Errorf("GET /v1/projects after the PATCHes: %+v", ps)
+	}
+	var audit struct{ Items []wire.AuditEntry }
+	st, body = request(t, "GET", f.url+"/v1/audit?limit=100", c.Token, "")
+	mustJSON(t, st, body, 200, &audit)
+	if n := strings.Count(body, `"project.retention"`); n != 2 {
+		t.Errorf("audit has %d project.retention rows, want 2 (the PATCHes that changed it): %s", n, body)
+	}
+}

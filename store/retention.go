@@ -114,7 +114,7 @@ func (s *Store) CollectGarbage(ctx context.Context, now time.Time, o GCOptions) 
 	if o.Chunk <= 0 {
 		o.Chunk = 500
 	}
-	c := collector{s: s, o: o}
+	c := collector{s: s, o: o, kept: map[int64]bool{}}
 	// Levels left by a collection that stopped between its two steps.
 	if err := c.levels(ctx); err != nil {
 		return c.stats, err
@@ -142,7 +142,9 @@ func (s *Store) CollectGarbage(ctx context.Context, now time.Time, o GCOptions) 
 			return c.stats, err
 		}
 	}
-	return c.stats, c.levels(ctx)
+	err = c.levels(ctx)
+	c.stats.Kept = len(c.kept)
+	return c.stats, err
 }
 
 // collector is one CollectGarbage.
@@ -150,7 +152,8 @@ type collector struct {
 	s     *Store
 	o     GCOptions
 	stats GCStats
-	done  bool // MaxJobs reached
+	kept  map[int64]bool // the jobs kept, once each however often looked at
+	done  bool           // MaxJobs reached
 }
 
 // project collects one project's jobs that ended before cutoff: its
@@ -328,7 +331,9 @@ func (c *collector) batch(ctx context.Context, project, b int64, cutoff time.Tim
 
 // chunk deletes, in one transaction, those of jobs ids that are final and
 // ended before cutoff, except (keep) each one holding its level's newest
-// definitive result among the project's jobs.
+// definitive result among the project's jobs. It looks again at the jobs
+// of the same levels kept before, so that a level keeps one such job, not
+// one per time its newest result expired.
 func (c *collector) chunk(ctx context.Context, ids []int64, cutoff time.Time, keep bool) error {
 	err := c.tx(ctx, func(tx pgx.Tx) error {
 		// The newest definitive result of a level in a project: no other
@@ -343,16 +348,24 @@ func (c *collector) chunk(ctx context.Context, ids []int64, cutoff time.Time, ke
 								AND j2.project_id = j.project_id
 								AND (r2.created_at, r2.job_id) > (r.created_at, r.job_id)))
 			FROM jobs j
-			WHERE j.id = ANY ($1) AND (j.state IN ('done', 'failed', 'canceled')) IS TRUE
+			WHERE j.id IN (
+					SELECT id FROM jobs WHERE id = ANY ($1)
+					UNION
+					-- Jobs kept at an earlier pass, whose batch is gone (or
+					-- that had none), come back with a job of their level:
+					-- a newer result may have taken their place since.
+					SELECT o.id FROM jobs c JOIN jobs o ON o.level_hash = c.level_hash
+					WHERE c.id = ANY ($1) AND o.project_id = c.project_id AND o.created_at < $2
+						AND (o.batch_id IS NULL OR NOT EXISTS (SELECT 1 FROM batches b WHERE b.id = o.batch_id)))
+				AND (j.state IN ('done', 'failed', 'canceled')) IS TRUE
 				AND coalesce(j.finished_at, j.created_at) < $2
 			ORDER BY j.id
 			FOR UPDATE OF j`, ids, cutoff, keep)
 		if err != nil {
 			return fmt.Errorf("expired jobs: %w", err)
 		}
-		var gone []int64
+		var gone, kept []int64
 		var levels []string
-		var kept int
 		for rows.Next() {
 			var id int64
 			var hash string
@@ -362,7 +375,7 @@ func (c *collector) chunk(ctx context.Context, ids []int64, cutoff time.Time, ke
 				return fmt.Errorf("expired jobs: %w", err)
 			}
 			if isKept {
-				kept++
+				kept = append(kept, id)
 				continue
 			}
 			gone = append(gone, id)
@@ -378,7 +391,9 @@ func (c *collector) chunk(ctx context.Context, ids []int64, cutoff time.Time, ke
 			}
 		}
 		c.stats.Jobs += len(gone)
-		c.stats.Kept += kept
+		for _, id := range kept {
+			c.kept[id] = true
+		}
 		return nil
 	})
 	if err != nil {
@@ -466,6 +481,13 @@ func deleteWebhooks(ctx context.Context, tx pgx.Tx, cond string, ids []int64) er
 // the next pass.
 func (c *collector) levels(ctx context.Context) error {
 	for !c.done {
+		var left bool
+		if err := c.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM gc_levels)`).Scan(&left); err != nil {
+			return fmt.Errorf("store: gc levels: %w", err)
+		}
+		if !left {
+			return nil
+		}
 		var n int
 		err := c.tx(ctx, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, fmt.Sprintf(`SET LOCAL lock_timeout = '%dms'`, levelLockTimeout.Milliseconds())); err != nil {
@@ -503,13 +525,6 @@ func (c *collector) levels(ctx context.Context) error {
 		}
 		if err != nil {
 			return err
-		}
-		var left bool
-		if err := c.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM gc_levels)`).Scan(&left); err != nil {
-			return fmt.Errorf("store: gc levels: %w", err)
-		}
-		if !left {
-			return nil
 		}
 	}
 	return nil

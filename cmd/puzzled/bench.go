@@ -22,6 +22,10 @@ func runBenchFair(ctx context.Context, args []string) error {
 	return bench.RunFair(ctx, args, benchServers())
 }
 
+func runBenchRetention(ctx context.Context, args []string) error {
+	return bench.RunRetention(ctx, args, benchServers())
+}
+
 // benchServers hands the bench commands this command's servers, wired as
 // serve, work and dev wire them.
 func benchServers() bench.Servers {

@@ -14,7 +14,7 @@ import (
 // pass alike: 500 jobs a transaction (a few tens of milliseconds), and a
 // rest between transactions so that submissions and solves are not held
 // up (docs/service.md, "Retention").
-var gcOptions = store.GCOptions{Chunk: 500, Pause: 20 * time.Millisecond}
+var gcOptions = store.GCOptions{Chunk: 500, Pause: 50 * time.Millisecond}
 
 // runGC is `puzzled gc`: one collection now, to the end.
 func runGC(ctx context.Context, args []string) error {

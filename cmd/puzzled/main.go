@@ -30,6 +30,7 @@ commands:
   bench     measure asynq and end-to-end throughput
   bench-query  measure list queries on 1,000,000 seeded jobs and interactive latency
   bench-fair   measure the fair share of the workers between two projects' bulk batches
+  bench-retention  measure retention over 1,000,000 jobs in 30 simulated days
   token     create an API token ("token create --name N [--read-only]")
   gc        delete what the projects' retention lets go, now (workers also do it every --gc-every)
   health    exit 0 if a URL (default the local /readyz) answers 200
@@ -45,16 +46,17 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cmds := map[string]func(context.Context, []string) error{
-		"serve":       runServe,
-		"work":        runWork,
-		"dev":         runDev,
-		"migrate":     runMigrate,
-		"bench":       runBench,
-		"bench-query": runBenchQuery,
-		"bench-fair":  runBenchFair,
-		"token":       runToken,
-		"gc":          runGC,
-		"health":      runHealth,
+		"serve":           runServe,
+		"work":            runWork,
+		"dev":             runDev,
+		"migrate":         runMigrate,
+		"bench":           runBench,
+		"bench-query":     runBenchQuery,
+		"bench-fair":      runBenchFair,
+		"bench-retention": runBenchRetention,
+		"token":           runToken,
+		"gc":              runGC,
+		"health":          runHealth,
 
 		solveChildCommand: runSolveChild, // started by work and dev; not in the usage
 	}
