@@ -255,12 +255,16 @@ func (s *Store) projectRollup(ctx context.Context, since, until time.Time, proje
 	if err != nil {
 		return r, err
 	}
-	return r, s.rawRollup(ctx, &r, createdIn+` AND j.project_id = ANY ($3) AND j.batch_id IS NULL`,
-		since, until, projects)
+	return r, s.rawRollup(ctx, &r, loneJobs, since, until, projects)
 }
 
-// createdIn is rawRollup's condition for the jobs created in [$1, $2).
-const createdIn = `j.created_at >= $1 AND j.created_at < $2`
+// createdIn is rawRollup's condition for the jobs created in [$1, $2);
+// loneJobs for those of the projects $3 outside a batch (batch_id IS NULL
+// spelled out, so that the planner may use jobs_lone_project).
+const (
+	createdIn = `j.created_at >= $1 AND j.created_at < $2`
+	loneJobs  = createdIn + ` AND j.project_id = ANY ($3) AND j.batch_id IS NULL`
+)
 
 // rawRollup adds the jobs j that meet cond (created in [since, until), and
 // whatever cond's further arguments say) to r, read one by one: for the
@@ -268,9 +272,7 @@ const createdIn = `j.created_at >= $1 AND j.created_at < $2`
 // jobs of projects outside batches.
 func (s *Store) rawRollup(ctx context.Context, r *rollup, cond string, since, until time.Time, more ...any) error {
 	args := append([]any{since, until}, more...)
-	rows, err := s.pool.Query(ctx, `
-		SELECT j.kind, j.state::text, coalesce(j.verdict, ''), j.cached, count(*) FROM jobs j
-		WHERE `+cond+` GROUP BY 1, 2, 3, 4`, args...)
+	rows, err := s.pool.Query(ctx, rawCountsSQL(cond), args...)
 	if err != nil {
 		return fmt.Errorf("store: window edge counts: %w", err)
 	}
@@ -279,12 +281,21 @@ func (s *Store) rawRollup(ctx context.Context, r *rollup, cond string, since, un
 		return fmt.Errorf("store: window edge counts: %w", err)
 	}
 	r.counts = append(r.counts, counts...)
-	return s.readHists(ctx, r, `
-		SELECT j.kind, m.metric, m.bucket, count(*) FROM jobs j JOIN results r ON r.job_id = j.id,
+	return s.readHists(ctx, r, rawHistsSQL(cond), args...)
+}
+
+// rawCountsSQL and rawHistsSQL are rawRollup's queries.
+func rawCountsSQL(cond string) string {
+	return `SELECT j.kind, j.state::text, coalesce(j.verdict, ''), j.cached, count(*) FROM jobs j
+		WHERE ` + cond + ` GROUP BY 1, 2, 3, 4`
+}
+
+func rawHistsSQL(cond string) string {
+	return `SELECT j.kind, m.metric, m.bucket, count(*) FROM jobs j JOIN results r ON r.job_id = j.id,
 			LATERAL (VALUES ('ms', puzzled_bucket((r.stats->>'elapsed_ms')::float8)),
 				('nodes', puzzled_bucket((r.stats->>'nodes')::float8))) m (metric, bucket)
-		WHERE `+cond+` AND NOT j.cached AND m.bucket IS NOT NULL
-		GROUP BY 1, 2, 3`, args...)
+		WHERE ` + cond + ` AND NOT j.cached AND m.bucket IS NOT NULL
+		GROUP BY 1, 2, 3`
 }
 
 // compactRollups folds the histogram rows of batches and hours that have
