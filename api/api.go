@@ -141,6 +141,7 @@ func New(cfg Config) *Server {
 		playSlots:  make(chan struct{}, playSolves),
 		openAPIDoc: openAPIFor(cfg.Registry),
 	}
+	s.auth.watch = s.watchRevokes
 	cfg.Metrics.MustRegister(newJobsCollector(cfg.Store), queue.NewCollector(cfg.Queue.Inspector()))
 	s.routes()
 	return s

@@ -54,13 +54,20 @@ func (p principal) kind() string {
 
 // authenticator checks bearer tokens: the configured static ones (compared
 // in constant time by hash) and those stored hashed in PostgreSQL.
-// Validated stored tokens are cached for tokenCacheTTL.
+// Validated stored tokens are cached for tokenCacheTTL, or until a revoke
+// anywhere makes every API process forget them (watchRevokes).
 type authenticator struct {
 	store  *store.Store
 	static []staticHash
+	// watch is called once, before the first stored token is looked up.
+	watch    func()
+	watching sync.Once
 
-	mu        sync.Mutex
-	cache     map[[32]byte]cachedToken
+	mu    sync.Mutex
+	cache map[[32]byte]cachedToken
+	// gen counts forgets: a token read before one is not cached after it,
+	// as it may be the revoked one.
+	gen       uint64
 	anyStored bool
 	checkedAt time.Time
 }
@@ -121,9 +128,13 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 	}
 	a.mu.Lock()
 	c, ok := a.cache[sum]
+	gen := a.gen
 	a.mu.Unlock()
 	if ok && time.Now().Before(c.expires) {
 		return c.p, nil
+	}
+	if a.watch != nil {
+		a.watching.Do(a.watch) // before the read: a revoke after it is heard
 	}
 	t, err := a.store.TokenByHash(r.Context(), sum[:])
 	if errors.Is(err, store.ErrNotFound) {
@@ -134,7 +145,9 @@ func (a *authenticator) authenticate(r *http.Request) (principal, error) {
 	}
 	p := principalOfToken(t)
 	a.mu.Lock()
-	a.cache[sum] = cachedToken{p: p, expires: time.Now().Add(tokenCacheTTL)}
+	if a.gen == gen {
+		a.cache[sum] = cachedToken{p: p, expires: time.Now().Add(tokenCacheTTL)}
+	}
 	a.mu.Unlock()
 	return p, nil
 }
@@ -155,11 +168,47 @@ func principalOfToken(t store.Token) principal {
 }
 
 // forget drops the cached stored tokens, so that a revoked one is refused
-// by this process at once (by others within tokenCacheTTL).
+// at once.
 func (a *authenticator) forget() {
 	a.mu.Lock()
 	clear(a.cache)
+	a.gen++
 	a.mu.Unlock()
+}
+
+// watchRevokes makes this process forget its cached tokens whenever any
+// process revokes one (store.RevokedTokenKey), and whenever the listener
+// (re)connects, since a revoke may have passed unheard meanwhile. It runs
+// from the first stored token looked up until Close, on the long-polls'
+// listener (one connection per process, direct to PostgreSQL). While the
+// listener is down, tokenCacheTTL still bounds how long a revoked token
+// works.
+func (s *Server) watchRevokes() {
+	l := s.waiter.listener(s)
+	if l == nil {
+		return // shutting down
+	}
+	wake, unsubscribe := l.Subscribe(store.RevokedTokenKey)
+	ready := l.Ready()
+	select {
+	case <-ready:
+		ready = nil // listening already: every revoke from now on is heard
+	default:
+	}
+	go func() {
+		defer unsubscribe()
+		for {
+			select {
+			case <-ready:
+				ready = nil
+				s.auth.forget() // tokens cached before the LISTEN began
+			case <-wake:
+				s.auth.forget()
+			case <-s.waiter.closing:
+				return
+			}
+		}
+	}()
 }
 
 // required reports whether any token is configured; the stored side is

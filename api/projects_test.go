@@ -415,25 +415,37 @@ func routePattern(path string) string {
 	return strings.Join(parts, "/")
 }
 
-// TestProjectStatsAndLists: beta's stats count beta's batches only, and a
-// list narrowed to a project beta cannot read is empty.
+// TestProjectStatsAndLists: a project's stats count its batches and its
+// jobs posted one by one, never another project's, and a list narrowed to
+// a project beta cannot read is empty.
 func TestProjectStatsAndLists(t *testing.T) {
 	t.Parallel()
 	f := setupScopes(t)
 	beta := f.token("beta", "read")
-	var stats struct{ Jobs int }
-	st, body := request(t, "GET", f.url+"/v1/stats", beta, "")
-	mustJSON(t, st, body, 200, &stats)
-	if stats.Jobs != 0 { // beta has one job, outside a batch
-		t.Errorf("beta's stats count %d jobs, want 0: %s", stats.Jobs, body)
-	}
-	st, body = request(t, "GET", f.url+"/v1/stats", f.token("alpha", "read"), "")
-	mustJSON(t, st, body, 200, &stats)
-	if stats.Jobs < 2 || stats.Jobs > 3 { // its batch's, and the generation's kept level
-		t.Errorf("alpha's stats count %d jobs, want its batches' 2 or 3: %s", stats.Jobs, body)
+	at := func(d time.Duration) string { return f.betaJob.Add(d).UTC().Format(time.RFC3339) }
+	for _, c := range []struct {
+		name, token, query string
+		min, max           int
+	}{
+		// beta has one job, outside a batch; alpha one too.
+		{"beta: its job, not alpha's", beta, "", 1, 1},
+		{"beta: a window with its job", beta, "?since=" + at(-time.Minute) + "&until=" + at(time.Second), 1, 1},
+		{"beta: a window after its job", beta, "?since=" + at(time.Second), 0, 0},
+		{"operator: beta's", f.op, "?project=beta", 1, 1},
+		// alpha: its job, its batch's 2 and the generation's kept level.
+		{"alpha: its job and batches, not beta's job", f.token("alpha", "read"), "", 3, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stats struct{ Jobs int }
+			st, body := request(t, "GET", f.url+"/v1/stats"+c.query, c.token, "")
+			mustJSON(t, st, body, 200, &stats)
+			if stats.Jobs < c.min || stats.Jobs > c.max {
+				t.Errorf("%d jobs, want %d to %d: %s", stats.Jobs, c.min, c.max, body)
+			}
+		})
 	}
 	var page struct{ Items []json.RawMessage }
-	st, body = request(t, "GET", f.url+"/v1/jobs?project=alpha", beta, "")
+	st, body := request(t, "GET", f.url+"/v1/jobs?project=alpha", beta, "")
 	mustJSON(t, st, body, 200, &page)
 	if len(page.Items) != 0 {
 		t.Errorf("beta lists alpha's jobs: %s", body)

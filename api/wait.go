@@ -42,8 +42,9 @@ func parseWait(w http.ResponseWriter, r *http.Request) (time.Duration, bool) {
 	return d, true
 }
 
-// waiter owns the process's listener, started on the first long-poll so
-// that an API that never long-polls opens no extra connection.
+// waiter owns the process's listener, started on the first long-poll or
+// the first stored token validated (watchRevokes), so that an API that
+// needs neither opens no extra connection.
 type waiter struct {
 	st      *store.Store
 	given   *store.Listener // from Config; run by its owner

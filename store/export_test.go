@@ -9,3 +9,7 @@ const StillLive = stillLive
 var FinishJobsSQL = finishJobsSQL
 
 var StateRunning = stateIs(jobtype.Running)
+
+// For TestListQueriesUseIndexes: the queries of a project's stats that read
+// its jobs outside batches.
+var LoneStatsSQL = []string{rawCountsSQL(loneJobs), rawHistsSQL(loneJobs)}

@@ -116,6 +116,18 @@ func TestListQueriesUseIndexes(t *testing.T) {
 			t.Errorf("%s sorts or collects its matches:\n%s", name, plan)
 		}
 	}
+	// A project's stats read its jobs outside batches (a tenth of the
+	// history, all of project 1's) through jobs_lone_project, not all jobs.
+	for _, q := range store.LoneStatsSQL {
+		plan, err := st.Explain(ctx, q, time.Unix(0, 0), time.Now(), []int64{1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(plan, "Seq Scan on jobs ") || !strings.Contains(plan, "Scan on jobs_lone_project") &&
+			!strings.Contains(plan, "using jobs_lone_project") {
+			t.Errorf("a project's stats do not read jobs_lone_project:\n%s", plan)
+		}
+	}
 }
 
 // collectsMatches reports whether a plan sorts its rows or reads them with

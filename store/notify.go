@@ -15,6 +15,7 @@ import (
 // finalChannel is the channel on which the jobs_notify_final trigger
 // (migrations/00005_lists.sql) announces jobs that became final: "b<id>"
 // for a batch some of whose jobs did, "j<id>" for a job outside a batch.
+// Other keys share it: NewWebhookKey and RevokedTokenKey.
 const finalChannel = "puzzled_final"
 
 // JobKey is the notification key that announces job j becoming final.

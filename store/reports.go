@@ -136,9 +136,9 @@ type Stats struct {
 //
 // With projects not nil, the figures are those of the batches (and
 // generations) of those projects created in the window, read from the
-// batches' counters (job_counts, batch_hist): jobs posted one by one
-// outside a batch are not counted there (no counter keeps them by project,
-// and the figures never read jobs).
+// batches' counters (job_counts, batch_hist), and of those projects' jobs
+// created in the window outside a batch, read from the jobs and results
+// themselves as the window's edges are.
 func (s *Store) Stats(ctx context.Context, since, until time.Time, projects []int64) (Stats, error) {
 	if projects != nil {
 		r, err := s.projectRollup(ctx, since, until, projects)

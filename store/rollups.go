@@ -203,7 +203,7 @@ func (s *Store) windowRollup(ctx context.Context, since, until time.Time) (rollu
 		from = from.Add(time.Hour)
 	}
 	if !from.Before(to) { // no whole hour inside: all of it from the jobs
-		return r, s.rawRollup(ctx, &r, since, until)
+		return r, s.rawRollup(ctx, &r, createdIn, since, until)
 	}
 	rows, err := s.pool.Query(ctx, `
 		SELECT kind, state::text, verdict, cached, sum(n)::bigint FROM hour_counts WHERE hour >= $1 AND hour < $2
@@ -219,12 +219,12 @@ func (s *Store) windowRollup(ctx context.Context, since, until time.Time) (rollu
 		return r, err
 	}
 	if since.Before(from) {
-		if err := s.rawRollup(ctx, &r, since, from); err != nil {
+		if err := s.rawRollup(ctx, &r, createdIn, since, from); err != nil {
 			return r, err
 		}
 	}
 	if to.Before(until) {
-		if err := s.rawRollup(ctx, &r, to, until); err != nil {
+		if err := s.rawRollup(ctx, &r, createdIn, to, until); err != nil {
 			return r, err
 		}
 	}
@@ -232,7 +232,9 @@ func (s *Store) windowRollup(ctx context.Context, since, until time.Time) (rollu
 }
 
 // projectRollup reads the counts and histograms of the batches of projects
-// created in [since, until).
+// created in [since, until), and of their jobs created then outside a
+// batch: no counter keeps those by project, so they are read one by one
+// (jobs_lone_project, migrations/00038_lone_jobs_project.sql).
 func (s *Store) projectRollup(ctx context.Context, since, until time.Time, projects []int64) (rollup, error) {
 	var r rollup
 	rows, err := s.pool.Query(ctx, `
@@ -250,15 +252,27 @@ func (s *Store) projectRollup(ctx context.Context, since, until time.Time, proje
 		FROM batches b JOIN batch_hist h ON h.batch_id = b.id
 		WHERE b.project_id = ANY ($1) AND b.created_at >= $2 AND b.created_at < $3 AND h.metric <> 'score'
 		GROUP BY 1, 2, 3`, projects, since, until)
-	return r, err
+	if err != nil {
+		return r, err
+	}
+	return r, s.rawRollup(ctx, &r, loneJobs, since, until, projects)
 }
 
-// rawRollup adds the jobs created in [since, until) to r, read one by one
-// (jobs_list_created): for the edges of a window, at most an hour each.
-func (s *Store) rawRollup(ctx context.Context, r *rollup, since, until time.Time) error {
-	rows, err := s.pool.Query(ctx, `
-		SELECT kind, state::text, coalesce(verdict, ''), cached, count(*) FROM jobs
-		WHERE created_at >= $1 AND created_at < $2 GROUP BY 1, 2, 3, 4`, since, until)
+// createdIn is rawRollup's condition for the jobs created in [$1, $2);
+// loneJobs for those of the projects $3 outside a batch (batch_id IS NULL
+// spelled out, so that the planner may use jobs_lone_project).
+const (
+	createdIn = `j.created_at >= $1 AND j.created_at < $2`
+	loneJobs  = createdIn + ` AND j.project_id = ANY ($3) AND j.batch_id IS NULL`
+)
+
+// rawRollup adds the jobs j that meet cond (created in [since, until), and
+// whatever cond's further arguments say) to r, read one by one: for the
+// edges of a window (jobs_list_created), at most an hour each, and the
+// jobs of projects outside batches.
+func (s *Store) rawRollup(ctx context.Context, r *rollup, cond string, since, until time.Time, more ...any) error {
+	args := append([]any{since, until}, more...)
+	rows, err := s.pool.Query(ctx, rawCountsSQL(cond), args...)
 	if err != nil {
 		return fmt.Errorf("store: window edge counts: %w", err)
 	}
@@ -267,12 +281,21 @@ func (s *Store) rawRollup(ctx context.Context, r *rollup, since, until time.Time
 		return fmt.Errorf("store: window edge counts: %w", err)
 	}
 	r.counts = append(r.counts, counts...)
-	return s.readHists(ctx, r, `
-		SELECT j.kind, m.metric, m.bucket, count(*) FROM jobs j JOIN results r ON r.job_id = j.id,
+	return s.readHists(ctx, r, rawHistsSQL(cond), args...)
+}
+
+// rawCountsSQL and rawHistsSQL are rawRollup's queries.
+func rawCountsSQL(cond string) string {
+	return `SELECT j.kind, j.state::text, coalesce(j.verdict, ''), j.cached, count(*) FROM jobs j
+		WHERE ` + cond + ` GROUP BY 1, 2, 3, 4`
+}
+
+func rawHistsSQL(cond string) string {
+	return `SELECT j.kind, m.metric, m.bucket, count(*) FROM jobs j JOIN results r ON r.job_id = j.id,
 			LATERAL (VALUES ('ms', puzzled_bucket((r.stats->>'elapsed_ms')::float8)),
 				('nodes', puzzled_bucket((r.stats->>'nodes')::float8))) m (metric, bucket)
-		WHERE j.created_at >= $1 AND j.created_at < $2 AND NOT j.cached AND m.bucket IS NOT NULL
-		GROUP BY 1, 2, 3`, since, until)
+		WHERE ` + cond + ` AND NOT j.cached AND m.bucket IS NOT NULL
+		GROUP BY 1, 2, 3`
 }
 
 // compactRollups folds the histogram rows of batches and hours that have

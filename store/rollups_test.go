@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
@@ -187,7 +188,8 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 
 	// The stats of a window that starts and ends within an hour count the
 	// batch's jobs (and the single job before it) as the report does.
-	stats, err := st.Stats(ctx, before.Add(-time.Hour-17*time.Minute), time.Now().Add(43*time.Minute), nil)
+	since, until := before.Add(-time.Hour-17*time.Minute), time.Now().Add(43*time.Minute)
+	stats, err := st.Stats(ctx, since, until, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,6 +198,20 @@ func TestReportAndStatsFromRollups(t *testing.T) {
 			stats.Jobs, stats.Verdicts, stats.States, n+1, verdicts["solved"]+1, len(failed))
 	}
 	near("stats solve ms p50", stats.SolveMS.P50, exactPercentile(append(ms, 0), 0.5))
+
+	// Every job is of project 1: the stats of that project (its batch's
+	// counters, and its single job read from jobs and results) say all
+	// that the rollups do; another project's count nothing.
+	scoped, err := st.Stats(ctx, since, until, []int64{1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(scoped.Figures, stats.Figures) {
+		t.Errorf("project 1's stats %+v, want the rollups' %+v", scoped.Figures, stats.Figures)
+	}
+	if other, err := st.Stats(ctx, since, until, []int64{2}); err != nil || other.Jobs != 0 {
+		t.Errorf("project 2's stats: %d jobs, %v; want none", other.Jobs, err)
+	}
 }
 
 // exactPercentile is percentile_cont of values.

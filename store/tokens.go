@@ -128,10 +128,22 @@ func (s *Store) TokenByID(ctx context.Context, id int64) (Token, error) {
 	return t, nil
 }
 
+// RevokedTokenKey is the notification that a token was revoked: every API
+// process drops its cache of validated tokens.
+const RevokedTokenKey = "t"
+
 // RevokeToken marks a token revoked (once; revoking again keeps the
-// first time) and returns it.
+// first time) and returns it. The notification goes in the same
+// transaction, so it is sent only if the revoke commits, and after it.
 func (s *Store) RevokeToken(ctx context.Context, id int64) (Token, error) {
-	if _, err := s.pool.Exec(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1`, id); err != nil {
+	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1`, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, finalChannel, RevokedTokenKey)
+		return err
+	})
+	if err != nil {
 		return Token{}, fmt.Errorf("store: revoke token: %w", err)
 	}
 	return s.TokenByID(ctx, id)
