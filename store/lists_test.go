@@ -117,15 +117,15 @@ func TestListQueriesUseIndexes(t *testing.T) {
 		}
 	}
 	// A project's stats read its jobs outside batches (a tenth of the
-	// history, all of project 1's) through jobs_lone_project, not all jobs.
+	// history, all of project 1's) through jobs_single, not all jobs.
 	for _, q := range store.LoneStatsSQL {
 		plan, err := st.Explain(ctx, q, time.Unix(0, 0), time.Now(), []int64{1})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(plan, "Seq Scan on jobs ") || !strings.Contains(plan, "Scan on jobs_lone_project") &&
-			!strings.Contains(plan, "using jobs_lone_project") {
-			t.Errorf("a project's stats do not read jobs_lone_project:\n%s", plan)
+		if strings.Contains(plan, "Seq Scan on jobs ") || !strings.Contains(plan, "Scan on jobs_single") &&
+			!strings.Contains(plan, "using jobs_single") {
+			t.Errorf("a project's stats do not read jobs_single:\n%s", plan)
 		}
 	}
 }

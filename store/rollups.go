@@ -234,7 +234,7 @@ func (s *Store) windowRollup(ctx context.Context, since, until time.Time) (rollu
 // projectRollup reads the counts and histograms of the batches of projects
 // created in [since, until), and of their jobs created then outside a
 // batch: no counter keeps those by project, so they are read one by one
-// (jobs_lone_project, migrations/00038_lone_jobs_project.sql).
+// (jobs_single, migrations/00037_retention.sql).
 func (s *Store) projectRollup(ctx context.Context, since, until time.Time, projects []int64) (rollup, error) {
 	var r rollup
 	rows, err := s.pool.Query(ctx, `
@@ -260,7 +260,7 @@ func (s *Store) projectRollup(ctx context.Context, since, until time.Time, proje
 
 // createdIn is rawRollup's condition for the jobs created in [$1, $2);
 // loneJobs for those of the projects $3 outside a batch (batch_id IS NULL
-// spelled out, so that the planner may use jobs_lone_project).
+// spelled out, so that the planner may use jobs_single).
 const (
 	createdIn = `j.created_at >= $1 AND j.created_at < $2`
 	loneJobs  = createdIn + ` AND j.project_id = ANY ($3) AND j.batch_id IS NULL`
