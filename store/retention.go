@@ -406,8 +406,9 @@ func (c *collector) chunk(ctx context.Context, ids []int64, cutoff time.Time, ke
 }
 
 // deleteJobs deletes jobs ids with their results, labels, webhooks and
-// checkpoints (ON DELETE CASCADE), and notes in gc_levels those of their
-// levels that no job has any more. A level that stays loses the newest result its list showed if
+// checkpoints (ON DELETE CASCADE), and notes their levels in gc_levels
+// (for the level step: the level may have no job left, or labels no job
+// carries any more). A level that stays loses the newest result its list showed if
 // that was one of these jobs': level_verdicts then names the newest left.
 func deleteJobs(ctx context.Context, tx pgx.Tx, ids []int64, hashes []string) error {
 	for _, q := range []string{
@@ -428,9 +429,8 @@ func deleteJobs(ctx context.Context, tx pgx.Tx, ids []int64, hashes []string) er
 	if _, err := tx.Exec(ctx, `
 		INSERT INTO gc_levels (hash)
 		SELECT DISTINCT h FROM unnest($1::text[]) AS h
-		WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE level_hash = h)
 		ON CONFLICT DO NOTHING`, hashes); err != nil {
-		return fmt.Errorf("delete jobs: orphaned levels: %w", err)
+		return fmt.Errorf("delete jobs: their levels: %w", err)
 	}
 	// level_verdicts of levels that stay: if it named a deleted result,
 	// it names the newest left (or goes, if none is).
@@ -470,8 +470,13 @@ func deleteWebhooks(ctx context.Context, tx pgx.Tx, cond string, ids []int64) er
 	return nil
 }
 
+// levelChunk bounds the levels one level step looks at: it holds the
+// table lock below while it works.
+const levelChunk = 200
+
 // levels deletes the levels noted in gc_levels that still have no job,
-// with their verdict and label rows, a chunk a transaction. The table lock
+// with their verdict and label rows, and the label rows of the others
+// that no job of theirs carries any more, levelChunk levels a transaction. The table lock
 // (SHARE ROW EXCLUSIVE, which every INSERT into levels waits for and which
 // waits for every open one) closes the race with a submission that found
 // the level stored (ON CONFLICT DO NOTHING) and has not committed its job
@@ -507,11 +512,17 @@ func (c *collector) levels(ctx context.Context) error {
 					SELECT p.hash FROM picked p
 					WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE level_hash = p.hash)
 				), ll AS (
-					DELETE FROM level_labels x USING orphan o WHERE x.level_hash = o.hash
+					-- A label row stays while a job of the level carries the
+					-- label, its own or its batch's (an own label of the
+					-- same key wins): all go with the level.
+					DELETE FROM level_labels x USING picked p WHERE x.level_hash = p.hash
+						AND NOT EXISTS (SELECT 1 FROM jobs j LEFT JOIN batches b ON b.id = j.batch_id
+							WHERE j.level_hash = x.level_hash
+								AND (j.labels ->> x.key = x.value OR (j.labels -> x.key IS NULL AND b.labels ->> x.key = x.value)))
 				), lv AS (
 					DELETE FROM level_verdicts v USING orphan o WHERE v.hash = o.hash
 				)
-				DELETE FROM levels l USING orphan o WHERE l.hash = o.hash`, c.o.Chunk)
+				DELETE FROM levels l USING orphan o WHERE l.hash = o.hash`, min(c.o.Chunk, levelChunk))
 			if err != nil {
 				return fmt.Errorf("delete levels: %w", err)
 			}
@@ -540,6 +551,12 @@ func (c *collector) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 		}
 		if !mine {
 			return ErrGCBusy
+		}
+		// A deletion lost in a crash is done again by the next pass: no
+		// need to wait for the WAL flush, whose writes the service's own
+		// commits would queue behind.
+		if _, err := tx.Exec(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			return err
 		}
 		return fn(tx)
 	})

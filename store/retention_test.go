@@ -94,6 +94,7 @@ func TestCollectGarbage(t *testing.T) {
 	finish(aNew, solved(1))
 	finish(single(week, d, ""), unknown)
 	finish(single(week, e, `{"by":"ann"}`), unknown)
+	finish(single(week, c, `{"by":"cy"}`), unknown) // its label row of c goes with it
 	// week, batch 2: one job done, one still queued: the batch stays.
 	b2 := batch(week, `{"game":"g2"}`, b, live)
 	finish(b2[0], unknown)
@@ -126,10 +127,10 @@ func TestCollectGarbage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Deleted: week's b1 a (superseded), b and shared, its single d and
-	// e, and purge's two jobs; b2 keeps all its jobs while one is live.
+	// Deleted: week's b1 a (superseded), b and shared, its single c, d
+	// and e, and purge's two jobs; b2 keeps all its jobs while one is live.
 	// Kept: b1 c and d, single a. Levels gone: e and p.
-	want := store.GCStats{Jobs: 7, Kept: 3, Batches: 2, Levels: 2}
+	want := store.GCStats{Jobs: 8, Kept: 3, Batches: 2, Levels: 2}
 	if stats != want {
 		t.Errorf("CollectGarbage(+8 days) = %+v; want %+v", stats, want)
 	}
@@ -166,6 +167,10 @@ func TestCollectGarbage(t *testing.T) {
 	gone("label rows of deleted jobs", `SELECT count(*) FROM job_labels l WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE id = l.job_id)`)
 	gone("verdict rows naming deleted jobs", `SELECT count(*) FROM level_verdicts v WHERE NOT EXISTS (SELECT 1 FROM jobs WHERE id = v.result_job_id)`)
 	kept("forever's job", `SELECT count(*) FROM jobs WHERE id = $1`, fv[0])
+	// Level c stays (its kept job), without the label only a deleted job
+	// carried; a's label row of its kept job's own label stays.
+	gone("c's label by:cy", `SELECT count(*) FROM level_labels WHERE level_hash = $1 AND key = 'by'`, c.Hash)
+	kept("a's label by:ann", `SELECT count(*) FROM level_labels WHERE level_hash = $1 AND key = 'by' AND value = 'ann'`, a.Hash)
 
 	// Each level of week keeps its newest definitive result, read as a
 	// user reads it; the kept batch job lists under its batch's label.

@@ -84,7 +84,8 @@ func RunRetention(ctx context.Context, args []string, srv Servers) error {
 	}
 	defer stopAPI()
 
-	h := history{conn: conn, project: p.ID, perDay: *jobs / *days, perBatch: *perBatch,
+	perDay := (*jobs + *days**perBatch - 1) / (*days * *perBatch) * *perBatch // whole batches, at least --jobs in all
+	h := history{conn: conn, project: p.ID, perDay: perDay, perBatch: *perBatch,
 		levels: cmp.Or(*levels, *jobs/5), start: time.Now().Add(-time.Duration(*days) * 24 * time.Hour).Truncate(24 * time.Hour)}
 	post := &poster{c: c, project: probe.Name}
 	postCtx, stopPosting := context.WithCancel(ctx)
