@@ -21,7 +21,8 @@ import (
 // and Redis whose data and password live in --data-dir. The HTTP flags and
 // the API token variables are those of serve.
 func runDev(ctx context.Context, args []string) error {
-	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: 30 * time.Second, interactivePoll: queue.InteractivePoll}
+	cfg := config{checkpointEvery: 5 * time.Second, staleAfter: 30 * time.Second, interactivePoll: queue.InteractivePoll,
+		gcEvery: 10 * time.Minute}
 	fs := flagSet("dev", &cfg, flagGroups{HTTP: true})
 	dataDir := fs.String("data-dir", env("PUZZLED_DATA_DIR", ".puzzled"), "folder of the embedded PostgreSQL and Redis data and their password [PUZZLED_DATA_DIR]")
 	fs.IntVar(&cfg.concurrency, "concurrency", envInt("PUZZLED_CONCURRENCY", runtime.NumCPU()), "solves at once [PUZZLED_CONCURRENCY]")

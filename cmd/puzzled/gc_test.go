@@ -99,7 +99,10 @@ func TestGC(t *testing.T) {
 	backdate(2 * time.Hour)
 	pctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
-	go func() { defer close(done); collectPeriodically(pctx, st, 20*time.Millisecond, slog.New(slog.DiscardHandler)) }()
+	go func() {
+		defer close(done)
+		collectPeriodically(pctx, st, 20*time.Millisecond, slog.New(slog.DiscardHandler))
+	}()
 	deadline := time.Now().Add(10 * time.Second)
 	for jobs() != 1 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
