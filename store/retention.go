@@ -472,7 +472,7 @@ func deleteWebhooks(ctx context.Context, tx pgx.Tx, cond string, ids []int64) er
 
 // levelChunk bounds the levels one level step looks at: it holds the
 // table lock below while it works.
-const levelChunk = 200
+const levelChunk = 50
 
 // levels deletes the levels noted in gc_levels that still have no job,
 // with their verdict and label rows, and the label rows of the others
@@ -485,6 +485,7 @@ const levelChunk = 200
 // request: when a long submission holds the table, the levels wait for
 // the next pass.
 func (c *collector) levels(ctx context.Context) error {
+	busy := 0
 	for !c.done {
 		var left bool
 		if err := c.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM gc_levels)`).Scan(&left); err != nil {
@@ -551,13 +552,34 @@ func (c *collector) levels(ctx context.Context) error {
 		})
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "55P03" { // lock_not_available
-			return nil
+			// Submissions held the table: try again in a moment, a few
+			// times, then leave the levels to the next pass.
+			if busy++; busy == levelLockTries {
+				return nil
+			}
+			if err := sleepCtx(ctx, levelLockTimeout); err != nil {
+				return err
+			}
+			continue
 		}
 		if err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// levelLockTries is how often a level step asks for its lock in a pass
+// before it leaves the levels to the next pass.
+const levelLockTries = 20
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
 }
 
 // tx runs fn in a transaction that holds the collector's advisory lock,
@@ -583,11 +605,7 @@ func (c *collector) tx(ctx context.Context, fn func(pgx.Tx) error) error {
 		return fmt.Errorf("store: gc: %w", err)
 	}
 	if err == nil && c.o.Pause > 0 {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(c.o.Pause):
-		}
+		return sleepCtx(ctx, c.o.Pause)
 	}
 	return err
 }
