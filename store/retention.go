@@ -100,8 +100,9 @@ const gcLock = 0x70757a7a6c656467 // "puzzledg"
 // ErrGCBusy is returned when another process is collecting.
 var ErrGCBusy = errors.New("store: another collector is running")
 
-// levelLockTimeout bounds the wait of a level deletion for its table lock
-// (deleteLevels): submissions wait behind the request that long at most.
+// levelLockTimeout bounds the wait of a level step for its table lock
+// (collector.levels): submissions wait behind the request that long at
+// most.
 const levelLockTimeout = 50 * time.Millisecond
 
 // CollectGarbage deletes, as of now, what the projects' retention lets
@@ -193,7 +194,7 @@ func (c *collector) project(ctx context.Context, project int64, cutoff time.Time
 		}
 		after.at, after.id = last, batches[len(batches)-1]
 		for _, b := range batches {
-			if err := c.batch(ctx, project, b, cutoff, keep); err != nil {
+			if err := c.batch(ctx, b, cutoff, keep); err != nil {
 				return err
 			}
 			if c.done {
@@ -244,7 +245,7 @@ func (c *collector) project(ctx context.Context, project int64, cutoff time.Time
 // dispatch and bundle rows, generations and webhooks. The jobs kept for
 // their level's result take the batch's labels as their own, so that
 // lists by label still find them.
-func (c *collector) batch(ctx context.Context, project, b int64, cutoff time.Time, keep bool) error {
+func (c *collector) batch(ctx context.Context, b int64, cutoff time.Time, keep bool) error {
 	var ended bool
 	err := c.s.pool.QueryRow(ctx, `
 		SELECT coalesce((SELECT coalesce(sum(n) FILTER (WHERE state IN `+liveStates+`), 0) = 0
