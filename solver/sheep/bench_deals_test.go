@@ -159,8 +159,14 @@ func BenchmarkDeals(b *testing.B) {
 						took := time.Since(start)
 						t.add(res.Verdict, false, took, res.Stats.Nodes)
 						if perDeal {
+							// An unknown deal's best line says how near a win the
+							// search came (its plan holds that line).
+							best := ""
+							if res.Verdict == solver.Unknown {
+								best = fmt.Sprintf(", best line clears %v of %v", res.Details["cleared"], res.Details["tiles"])
+							}
 							// stderr, not b.Logf: a benchmark's log is cut after 10 lines
-							fmt.Fprintf(os.Stderr, "%s deal %d: %s %s %d nodes %.1f ms\n", name, numbers[k], res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000)
+							fmt.Fprintf(os.Stderr, "%s deal %d: %s %s %d nodes %.1f ms%s\n", name, numbers[k], res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000, best)
 						}
 						switch res.Verdict {
 						case solver.Solved:
