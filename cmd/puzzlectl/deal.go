@@ -63,7 +63,7 @@ func runDeal(ctx context.Context, e *env, args []string) int {
 			fmt.Fprintln(e.stderr, "puzzlectl: deal: interrupted")
 			return exitInterrupted
 		}
-		d, err := sheep.Deal(rand.New(rand.NewPCG(*seed, uint64(k))), layout, *types)
+		d, err := sheep.DealNumber(layout, *seed, k, *types)
 		if err != nil {
 			return e.errorf("deal: %v", err)
 		}

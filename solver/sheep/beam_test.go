@@ -134,7 +134,7 @@ func TestBeamWinsL255wDeal3(t *testing.T) {
 		t.Skip("a real-size deal: about 2 s")
 	}
 	t.Parallel()
-	d, err := Deal(rand.New(rand.NewPCG(1, 3)), realStyleLayouts(t)["L255w"], 0)
+	d, err := Deal(rand.New(rand.NewPCG(1, 3)), benchLayout(t, "L255w"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

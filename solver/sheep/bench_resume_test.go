@@ -23,7 +23,7 @@ import (
 // states first as until sheep/9 (solver=newest). Nodes do not depend on the
 // machine's load.
 func BenchmarkResume(b *testing.B) {
-	l255 := realStyleLayouts(b)["L255"]
+	l255 := benchLayout(b, "L255")
 	numbers := []int{0, 3, 7}
 	if os.Getenv("SHEEP_DEAL_LIST") != "" {
 		numbers = benchDealNumbers(0)

@@ -2,6 +2,7 @@ package sheep
 
 import (
 	"context"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -57,15 +58,27 @@ func (t *benchTally) add(v solver.Verdict, solvable bool, d time.Duration, nodes
 	t.nodes += nodes
 }
 
-func (t *benchTally) report(b *testing.B) {
+// quantile is the q-th time by nearest rank (0.5 the median as report
+// has it, 1 the largest).
+func (t *benchTally) quantile(q float64) time.Duration {
 	slices.Sort(t.times)
-	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	if q == 0.5 {
+		return t.times[len(t.times)/2]
+	}
+	k := int(math.Ceil(q*float64(len(t.times)))) - 1
+	return t.times[max(k, 0)]
+}
+
+func msOf(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func (t *benchTally) report(b *testing.B) {
 	b.ReportMetric(float64(t.solved), "solved")
 	b.ReportMetric(float64(t.unsolvable), "unsolvable")
 	b.ReportMetric(float64(t.unknown), "unknown")
 	b.ReportMetric(float64(t.solvableUnknown), "solvable_unknown")
-	b.ReportMetric(ms(t.times[len(t.times)/2]), "median_ms")
-	b.ReportMetric(ms(t.times[len(t.times)-1]), "max_ms")
+	b.ReportMetric(msOf(t.quantile(0.5)), "median_ms")
+	b.ReportMetric(msOf(t.quantile(0.9)), "p90_ms")
+	b.ReportMetric(msOf(t.quantile(1)), "max_ms")
 	b.ReportMetric(float64(t.nodes)/float64(len(t.times)), "nodes/level")
 }
 

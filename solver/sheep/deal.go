@@ -39,6 +39,14 @@ func Deal(rng *rand.Rand, layout *Level, types int) (*Level, error) {
 	return build(layout.slots, max(layout.tileSize, 1), layout.geometry, raw)
 }
 
+// DealNumber is deal k of seed over layout: Deal with PCG(seed, k), the
+// deal `puzzlectl deal --seed seed` writes on its line k (from 0). The
+// benchmarks deal through it too, so a deal they name is the one
+// puzzlectl writes.
+func DealNumber(layout *Level, seed uint64, k int, types int) (*Level, error) {
+	return Deal(rand.New(rand.NewPCG(seed, uint64(k))), layout, types)
+}
+
 // dealValues maps quota index 1..types to type values: the layout's values
 // (ascending, 0 excluded, as a community file has no type 0) and then the
 // smallest unused positive values. Index 0 is unused.

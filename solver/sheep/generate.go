@@ -23,6 +23,10 @@ type GenerateOpts struct {
 	// distance); 0 means 4, the tight towers of the first real-style
 	// layouts. Larger values give broader, shallower mounds.
 	Spread int
+	// PileTiles is the size of each of the two blind piles; 0 means 8–12
+	// at random per pile, as in the game's layouts. Other sizes let a
+	// benchmark check that a gain does not hang on the piles' size.
+	PileTiles int
 }
 
 // Generated is a generated level; Witness is a winning line (tile ids in
@@ -52,7 +56,7 @@ const (
 func Generate(rng *rand.Rand, opts GenerateOpts) (Generated, error) {
 	opts = opts.withDefaults(rng)
 	if opts.Tiles < 3 || opts.Tiles > MaxTiles || opts.Types < 1 || opts.Types > MaxTypes ||
-		opts.Layers < 1 || opts.Slots < 1 || opts.Slots > MaxSlots {
+		opts.Layers < 1 || opts.Slots < 1 || opts.Slots > MaxSlots || opts.PileTiles < 0 || 2*opts.PileTiles > opts.Tiles/2 {
 		return Generated{}, fmt.Errorf("sheep: generate: options out of range: %+v", opts)
 	}
 	if opts.Solvable && opts.Slots < 3 {
@@ -106,13 +110,18 @@ func (o GenerateOpts) withDefaults(rng *rand.Rand) GenerateOpts {
 }
 
 // genGeometry places the tiles (types unset). Blind piles take 8–12 tiles
-// each when the level has room for them.
+// each (PileTiles if set) when the level has room for them.
 func genGeometry(rng *rand.Rand, o GenerateOpts) []rawTile {
 	var raw []rawTile
 	main := o.Tiles
 	if o.Tiles >= 60 {
 		for p, x := range []int{8, 48} {
+			// Draw the random size even when PileTiles replaces it, so the
+			// rest of the layout is the one the same seed gives without it.
 			size := 8 + rng.IntN(5)
+			if o.PileTiles > 0 {
+				size = o.PileTiles
+			}
 			for k := 1; k <= size; k++ {
 				raw = append(raw, rawTile{Tile: Tile{ID: fmt.Sprintf("p%d-%d", p+1, k), X: x, Y: genPileY, Layer: k}})
 			}

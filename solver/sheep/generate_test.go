@@ -115,3 +115,25 @@ func TestGenerateSpreadBroadensMounds(t *testing.T) {
 		t.Fatalf("spread 24 is not broader: %d places (tight %d), deepest %d (tight %d)", widePlaces, tightPlaces, wideDeep, tightDeep)
 	}
 }
+
+// TestGeneratePileTiles: PileTiles sets both blind piles' size, and the
+// tile count stays the one asked for.
+func TestGeneratePileTiles(t *testing.T) {
+	t.Parallel()
+	g, err := Generate(rand.New(rand.NewPCG(1, 0x1a70)), GenerateOpts{Tiles: 255, Layers: 24, Types: 15, Mounds: 1, Spread: 24, PileTiles: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	piles := map[string]int{}
+	for _, tl := range g.Level.tiles {
+		if tl.ID[0] == 'p' {
+			piles[tl.ID[:2]]++
+		}
+	}
+	if g.Level.NumTiles() != 255 || piles["p1"] != 20 || piles["p2"] != 20 {
+		t.Fatalf("%d tiles, piles %v", g.Level.NumTiles(), piles)
+	}
+	if _, err := Generate(rand.New(rand.NewPCG(1, 1)), GenerateOpts{Tiles: 90, PileTiles: 40}); err == nil {
+		t.Fatal("piles of 40 in 90 tiles accepted")
+	}
+}

@@ -22,7 +22,7 @@ import (
 // holds, and the cost of the figures against the solve alone (medians of
 // nodes and milliseconds per deal). LADDER_LAYOUTS picks the layouts
 // (default capture-255,capture-264: the game's own layouts, testdata/,
-// dealt anew; also L255w, L264 of realStyleLayouts); LADDER_LOG=1 prints
+// dealt anew; or any other layout of benchLayout); LADDER_LOG=1 prints
 // every deal's ladder. Deal k of a layout is Deal(PCG(1, k)); unsolved
 // deals are skipped. Run with -benchtime=1x.
 func BenchmarkLadderDeals(b *testing.B) {
@@ -32,7 +32,7 @@ func BenchmarkLadderDeals(b *testing.B) {
 		names = strings.Split(v, ",")
 	}
 	for _, name := range names {
-		layout := ladderLayout(b, name)
+		layout := benchLayout(b, name)
 		b.Run("layout="+name, func(b *testing.B) {
 			for range b.N {
 				var t ladderTally
@@ -47,23 +47,6 @@ func BenchmarkLadderDeals(b *testing.B) {
 			}
 		})
 	}
-}
-
-// ladderLayout is a real capture from testdata or a realStyleLayouts one.
-func ladderLayout(tb testing.TB, name string) *Level {
-	tb.Helper()
-	if l, ok := realStyleLayouts(tb)[name]; ok {
-		return l
-	}
-	data, err := os.ReadFile("testdata/" + name + ".json")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	l, err := Parse(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return l
 }
 
 type ladderTally struct {

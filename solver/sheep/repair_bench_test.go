@@ -73,11 +73,11 @@ func BenchmarkRepairDeals(b *testing.B) {
 	}
 }
 
-// repairLayout is a layout of ladderLayout, or T120: a one-tower layout
+// repairLayout is a layout of benchLayout, or T120: a one-tower layout
 // like L255 of 120 tiles and 10 types.
 func repairLayout(tb testing.TB, name string) *Level {
 	if name != "T120" {
-		return ladderLayout(tb, name)
+		return benchLayout(tb, name)
 	}
 	g, err := Generate(rand.New(rand.NewPCG(1, 0x1a70)), GenerateOpts{Tiles: 120, Layers: 12, Types: 10, Mounds: 1})
 	if err != nil {
