@@ -28,7 +28,7 @@ import (
 // every few days as a designer's do) with the timestamps of that day. At
 // the end of each day it runs the garbage collector as of the next
 // midnight (store.CollectGarbage, with the bounds of the periodic pass),
-// then VACUUMs as autovacuum would over a day. Meanwhile a client posts
+// then VACUUM ANALYZEs as autovacuum would over a day. Meanwhile a client posts
 // interactive jobs one after another through the API: their POST latency
 // while the collector runs is set against the same client's over a
 // window of the same length without it. It prints, per day, the database's
@@ -106,7 +106,7 @@ func RunRetention(ctx context.Context, args []string, srv Servers) error {
 			return err
 		}
 		if d == *retain {
-			if _, err := conn.Exec(ctx, `VACUUM`); err != nil {
+			if _, err := conn.Exec(ctx, `VACUUM ANALYZE`); err != nil {
 				return err
 			}
 			size, err := dbSize(ctx, conn)
@@ -148,7 +148,7 @@ func RunRetention(ctx context.Context, args []string, srv Servers) error {
 			DELETE FROM levels WHERE hash IN (SELECT level_hash FROM j)`, probe.ID); err != nil {
 			return err
 		}
-		if _, err := conn.Exec(ctx, `VACUUM`); err != nil {
+		if _, err := conn.Exec(ctx, `VACUUM ANALYZE`); err != nil {
 			return err
 		}
 		after, err := dbSize(ctx, conn)
