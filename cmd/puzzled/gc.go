@@ -14,7 +14,7 @@ import (
 // pass alike: 500 jobs a transaction (a few tens of milliseconds), and a
 // rest between transactions so that submissions and solves are not held
 // up (docs/service.md, "Retention").
-var gcOptions = store.GCOptions{Chunk: 500, Pause: 50 * time.Millisecond}
+func gcOptions() store.GCOptions { return store.GCOptions{Chunk: 500, Pause: 50 * time.Millisecond} }
 
 // runGC is `puzzled gc`: one collection now, to the end.
 func runGC(ctx context.Context, args []string) error {
@@ -43,7 +43,7 @@ func runGC(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	start := time.Now()
-	stats, err := st.CollectGarbage(ctx, start, gcOptions)
+	stats, err := st.CollectGarbage(ctx, start, gcOptions())
 	fmt.Printf("deleted %d jobs, %d batches and %d levels; kept %d jobs for their level's result (%.1f s)\n",
 		stats.Jobs, stats.Batches, stats.Levels, stats.Kept, time.Since(start).Seconds())
 	return err
@@ -64,7 +64,7 @@ func collectPeriodically(ctx context.Context, st *store.Store, every time.Durati
 		case <-t.C:
 		}
 		start := time.Now()
-		stats, err := st.CollectGarbage(ctx, start, gcOptions)
+		stats, err := st.CollectGarbage(ctx, start, gcOptions())
 		switch {
 		case errors.Is(err, store.ErrGCBusy) || ctx.Err() != nil:
 		case err != nil:
