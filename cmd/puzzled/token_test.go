@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"io"
 	"log/slog"
-	"os"
-	"strings"
 	"testing"
 
 	"github.com/puzzled/puzzled/api"
@@ -17,18 +13,7 @@ import (
 // it prints.
 func createToken(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout := os.Stdout
-	os.Stdout = w
-	err = runToken(t.Context(), append([]string{"create"}, args...))
-	os.Stdout = stdout
-	w.Close()
-	var out bytes.Buffer
-	_, _ = io.Copy(&out, r)
-	return strings.TrimSpace(out.String()), err
+	return captureStdout(t, func() error { return runToken(t.Context(), append([]string{"create"}, args...)) })
 }
 
 // TestTokenCreateWithProjects: --project (repeatable) and --role make a
