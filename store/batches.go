@@ -80,33 +80,51 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_jobs (seq int, hash text, kind text, body jsonb, labels jsonb) ON COMMIT DROP`); err != nil {
 			return fmt.Errorf("temp table: %w", err)
 		}
-		src := &copySource{stream: stream, seen: map[string]bool{}}
+		levels, err := s.beginLevelsTx(ctx)
+		if err != nil {
+			return err
+		}
+		if levels != nil {
+			defer levels.rollback(ctx)
+		}
+		src := &copySource{stream: stream, seen: map[string]bool{}, levels: levels}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"new_jobs"}, []string{"seq", "hash", "kind", "body", "labels"}, src); err != nil {
 			if src.err != nil {
 				return src.err // the stream's own error, not the database's
 			}
 			return fmt.Errorf("copy levels: %w", err)
 		}
+		if levels != nil {
+			if err := levels.finishCopy(); err != nil {
+				return err
+			}
+		}
 		if p.Finish != nil {
 			if err := p.Finish(&p); err != nil {
 				return err
 			}
 		}
-		err := tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels, project_id) VALUES ($1, $2, $3, $4) RETURNING id`,
-			src.n, p.Priority, nullJSON(p.Labels), projectOr(p.Project)).Scan(&id)
+		// The batch's time, which the levels it creates get too.
+		var createdAt time.Time
+		err = tx.QueryRow(ctx, `INSERT INTO batches (total, priority, labels, project_id) VALUES ($1, $2, $3, $4) RETURNING id, created_at`,
+			src.n, p.Priority, nullJSON(p.Labels), projectOr(p.Project)).Scan(&id, &createdAt)
 		if err != nil {
 			return fmt.Errorf("insert batch: %w", err)
 		}
 		if err := insertWebhooks(ctx, tx, id, p.Webhooks); err != nil {
 			return err
 		}
-		tag, err := tx.Exec(ctx, `INSERT INTO levels (hash, kind, body)
-			SELECT hash, kind, body FROM new_jobs WHERE body IS NOT NULL ON CONFLICT (hash) DO NOTHING`)
-		if err != nil {
-			return fmt.Errorf("insert levels: %w", err)
+		inserted := 0
+		if levels != nil {
+			// Before the levels' insert can find a level there: see
+			// batch_levels.go.
+			if _, err := tx.Exec(ctx, `LOCK TABLE levels IN ROW EXCLUSIVE MODE`); err != nil {
+				return fmt.Errorf("lock levels: %w", err)
+			}
+			levels.insert(ctx, createdAt) // on its own connection, while the jobs go in here
+		} else if inserted, err = insertLevels(ctx, tx, "new_jobs", createdAt); err != nil {
+			return err
 		}
-		// Levels that existed before the batch (the others were inserted).
-		known := len(src.unique) - int(tag.RowsAffected())
 		maxNodes, maxMS := nullIfZero(p.Budget.MaxNodes), nullIfZero(p.Budget.MaxMS)
 		// A job keeps only its own labels; the batch's are the batch's
 		// (batchLabels), applied to its jobs when they are read.
@@ -118,6 +136,13 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 			id, p.Priority, maxNodes, maxMS, int32(p.MaxAttempts), p.Playouts, projectOr(p.Project)); err != nil {
 			return fmt.Errorf("insert jobs: %w", err)
 		}
+		if levels != nil {
+			if inserted, err = levels.wait(); err != nil {
+				return err
+			}
+		}
+		// Levels that existed before the batch (the others were inserted).
+		known := len(src.unique) - inserted
 		if len(p.Labels) > 0 && string(p.Labels) != "null" {
 			if err := batchLabels(ctx, tx, id, known > 0); err != nil {
 				return err
@@ -136,7 +161,13 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		if err != nil {
 			return err
 		}
-		return insertBundles(ctx, tx, id, src.n, cached, p)
+		if err := insertBundles(ctx, tx, id, src.n, cached, p); err != nil {
+			return err
+		}
+		if levels != nil {
+			return levels.commit(ctx) // just before the batch's own
+		}
+		return nil
 	})
 	if err != nil {
 		return 0, fmt.Errorf("store: create batch: %w", err)
@@ -182,8 +213,9 @@ func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64, known bool) erro
 type copySource struct {
 	stream LevelStream
 	seen   map[string]bool
-	unique []string // distinct hashes, first copy first
-	n      int      // levels so far
+	unique []string  // distinct hashes, first copy first
+	levels *levelsTx // where the bodies go; nil: with the rows, into new_jobs
+	n      int       // levels so far
 	row    []any
 	err    error
 }
@@ -202,6 +234,12 @@ func (c *copySource) Next() bool {
 		c.seen[l.Hash] = true
 		c.unique = append(c.unique, l.Hash)
 		body = string(l.Body)
+		if c.levels != nil {
+			if !c.levels.send(l.Hash, l.Kind, string(l.Body)) {
+				return false // the levels' COPY failed: its error ends the batch
+			}
+			body = nil
+		}
 	}
 	c.row = []any{int32(c.n), l.Hash, l.Kind, body, nullJSON(l.Labels)}
 	c.n++
