@@ -1,9 +1,12 @@
 package store_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
@@ -160,4 +163,68 @@ func TestJobSentSoloIsNoLongerTheBundles(t *testing.T) {
 	if ok, err := finishJob(ctx, st, runOf(jobs[1]), jobs[1].ID, "v", solved(5)); !ok || err != nil {
 		t.Fatalf("finish of the job left in the bundle: %v, %v", ok, err)
 	}
+}
+
+// A job canceled while its run's FinishJobs waits on it (#30 item 4's
+// wrong logs): the result is not stored, and the job is not reported as
+// fenced, since no other run holds it — it ended.
+func TestFinishOfAJobCanceledMeanwhileIsNotFenced(t *testing.T) {
+	t.Parallel()
+	st, ctx, url := setupURL(t)
+	j := mustCreateJob(t, st, twoends("7,2"), "v")
+	rj, err := startJob(ctx, st, j.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	// The cancel holds the job's row while FinishJobs takes its snapshot,
+	// and commits once FinishJobs waits for the row.
+	tx, err := db.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE jobs SET state = 'canceled', finished_at = now(), worker_id = NULL WHERE id = $1`, j.ID); err != nil {
+		t.Fatal(err)
+	}
+	type finished struct {
+		stored map[int64]bool
+		fenced []int64
+		err    error
+	}
+	done := make(chan finished, 1)
+	go func() {
+		stored, fenced, err := st.FinishJobs(ctx, []store.Finish{{JobID: j.ID, Run: runOf(rj), SolverVersion: "v", Result: solved(1)}})
+		done <- finished{stored, fenced, err}
+	}()
+	waitForLockWait(t, db)
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f := <-done
+	if f.err != nil || f.stored[j.ID] || len(f.fenced) != 0 {
+		t.Fatalf("FinishJobs of a job canceled meanwhile: stored %v, fenced %v, %v; want neither", f.stored, f.fenced, f.err)
+	}
+}
+
+// waitForLockWait waits until some other session of the database waits
+// for a lock.
+func waitForLockWait(t *testing.T, db *pgx.Conn) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		var n int
+		if err := db.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity
+			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n > 0 {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no session waited for the row")
 }

@@ -327,6 +327,18 @@ func (s *Store) FinishJobs(ctx context.Context, fs []Finish) (stored map[int64]b
 	if err != nil {
 		return nil, nil, fmt.Errorf("store: finish jobs: %w", err)
 	}
+	if len(fenced) > 0 {
+		// The statement's snapshot also shows as live a job that another
+		// transaction ended while it ran (a batch canceled, say): read
+		// them again, and keep as fenced only those still live.
+		rows, err := s.pool.Query(ctx, `SELECT id FROM jobs WHERE id = ANY ($1) AND `+stillLive, fenced)
+		if err != nil {
+			return nil, nil, fmt.Errorf("store: finish jobs: %w", err)
+		}
+		if fenced, err = pgx.CollectRows(rows, pgx.RowTo[int64]); err != nil {
+			return nil, nil, fmt.Errorf("store: finish jobs: %w", err)
+		}
+	}
 	return stored, fenced, nil
 }
 
@@ -358,7 +370,7 @@ var finishJobsSQL = `
 			-- Live jobs this call did not finish: their run no longer holds
 			-- them. Read only when some job was not finished. (A job that
 			-- another transaction ended after this statement's snapshot
-			-- shows here too; the worker only logs it.)
+			-- shows here too; FinishJobs reads these again.)
 			SELECT jobs.id FROM jobs
 			WHERE jobs.id = ANY ($1::bigint[]) AND ` + stillLive + ` AND jobs.id NOT IN (SELECT id FROM j)
 				AND (SELECT count(*) FROM j) < cardinality($1::bigint[])
