@@ -56,7 +56,7 @@ func TestBatchLevelsOnASecondConnection(t *testing.T) {
 			old := mustCreateJob(t, st, twoends("9, 9"), "twoends/1")
 			id, err := st.CreateBatch(ctx, store.BatchParams{
 				Levels:   []store.Level{twoends("1, 2"), twoends("9, 9"), twoends("3, 4"), twoends("1, 2"), twoends("5, 6")},
-				Priority: "bulk", MaxAttempts: 3,
+				Priority: "bulk", MaxAttempts: 3, Labels: []byte(`{"chapter":"1"}`),
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -71,6 +71,28 @@ func TestBatchLevelsOnASecondConnection(t *testing.T) {
 			}
 			if n := count(`SELECT count(*) FROM levels l JOIN jobs j ON j.level_hash = l.hash AND j.created_at = l.created_at WHERE j.id = $1`, old.ID); n != 1 {
 				t.Errorf("the level that existed before the batch lost its time")
+			}
+
+			// A labelled batch of levels stored before it created none
+			// (batch_labels.creates_levels); the label lists the levels of
+			// both batches, those the first created and those it found.
+			again, err := st.CreateBatch(ctx, store.BatchParams{
+				Levels: []store.Level{twoends("3, 4"), twoends("9, 9")}, Priority: "bulk", MaxAttempts: 3,
+				Labels: []byte(`{"chapter":"1"}`),
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for batch, want := range map[int64]bool{id: true, again: false} {
+				var creates bool
+				if err := db.QueryRow(ctx, `SELECT creates_levels FROM batch_labels WHERE batch_id = $1`, batch).Scan(&creates); err != nil || creates != want {
+					t.Errorf("batch %d creates_levels = %v (%v), want %v", batch, creates, err, want)
+				}
+			}
+			listed := 0
+			if err := st.ListLevels(ctx, store.LevelFilter{Labels: []store.Label{{Key: "chapter", Value: "1"}}, Limit: 100},
+				func(store.LevelListItem) error { listed++; return nil }); err != nil || listed != 4 {
+				t.Errorf("levels labelled chapter 1: %d (%v), want 4", listed, err)
 			}
 
 			levels := count(`SELECT count(*) FROM levels`)

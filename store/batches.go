@@ -144,7 +144,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		// Levels that existed before the batch (the others were inserted).
 		known := len(src.unique) - inserted
 		if len(p.Labels) > 0 && string(p.Labels) != "null" {
-			if err := batchLabels(ctx, tx, id, known > 0); err != nil {
+			if err := batchLabels(ctx, tx, id, known > 0, inserted > 0); err != nil {
 				return err
 			}
 		}
@@ -182,13 +182,15 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 // are found through the batch, see LevelsQuery). known says whether any
 // level of the batch existed before it: without one, the level_labels
 // pass would join every level of the batch to find none (0.8 s of the 5 s
-// that a batch of 100,000 new levels takes).
-func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64, known bool) error {
+// that a batch of 100,000 new levels takes). created says whether the
+// batch created any (batch_labels.creates_levels: LevelsQuery probes only
+// such batches).
+func batchLabels(ctx context.Context, tx pgx.Tx, batchID int64, known, created bool) error {
 	if _, err := tx.Exec(ctx, `
-		INSERT INTO batch_labels (key, value, created_at, batch_id)
-		SELECT e.key, e.value #>> '{}', b.created_at, b.id
+		INSERT INTO batch_labels (key, value, created_at, batch_id, creates_levels)
+		SELECT e.key, e.value #>> '{}', b.created_at, b.id, $2
 		FROM batches b, jsonb_each(b.labels) e
-		WHERE b.id = $1 AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'`, batchID); err != nil {
+		WHERE b.id = $1 AND jsonb_typeof(b.labels) = 'object' AND jsonb_typeof(e.value) = 'string'`, batchID, created); err != nil {
 		return fmt.Errorf("insert batch labels: %w", err)
 	}
 	if !known {

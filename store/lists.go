@@ -456,7 +456,9 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 	innerJoin := "\n\t\t\t\tLEFT JOIN level_verdicts lv ON lv.hash = l.hash"
 
 	batch := where{args: inner.args}
-	batch.add("bl.key = ? AND bl.value = ?", first.Key, first.Value)
+	// Only batches that created levels have any to find here (index
+	// batch_labels_creators).
+	batch.add("bl.key = ? AND bl.value = ? AND bl.creates_levels", first.Key, first.Value)
 	if f.After != nil {
 		batch.add("bl.created_at <= ?", f.After.At)
 	}

@@ -97,12 +97,14 @@ func (h history) write(ctx context.Context, tx pgx.Tx) error {
 }
 
 // labelRows writes the label rows of the seeded batches, as
-// store.CreateBatch does: one batch_labels row per label and batch, one
-// level_labels row per label and level of the batch's jobs.
+// store.CreateBatch does for batches of levels that existed before them
+// (the seeded levels are a pool of their own): one batch_labels row per
+// label and batch, which created no level, and one level_labels row per
+// label and level of the batch's jobs.
 func labelRows(ctx context.Context, tx pgx.Tx, firstBatch, firstJob int64) error {
 	if _, err := tx.Exec(ctx, `
-		INSERT INTO batch_labels (key, value, created_at, batch_id)
-		SELECT e.key, e.value #>> '{}', b.created_at, b.id FROM batches b, jsonb_each(b.labels) e
+		INSERT INTO batch_labels (key, value, created_at, batch_id, creates_levels)
+		SELECT e.key, e.value #>> '{}', b.created_at, b.id, false FROM batches b, jsonb_each(b.labels) e
 		WHERE b.id >= $1`, firstBatch); err != nil {
 		return fmt.Errorf("storetest: seed batch labels: %w", err)
 	}
