@@ -83,7 +83,24 @@ type beamRun struct {
 // unlimited pass has had lateBeams nodes, since that pass wins some deals
 // soon (deal 287 after 0.93M of its nodes, which the beams before it had
 // pushed past 10 s). docs/sheep.md has the figures.
+//
+// sheep/10 adds three beams of 1000, capped at two children per parent,
+// with dig weights 150, 1200 and 30, before the beam of 2000. On the
+// game's layout capture-264 the beams of 2000 and 4000 were where the
+// slow deals were won (2000: about 4M nodes, 4000: about 7M each there),
+// and where the unknown ones were lost: of the 18 deals of 0–199 that
+// sheep/9 solved after more than 2.5M nodes, one of these three wins 17
+// within about 2M nodes each, and of the 43 deals sheep/9 left unknown at
+// 10 s it wins 7 (11 among them, unknown after 60 s and 108M nodes:
+// the beam with dig 1200 wins it in 1.8M), on the generated layout P20 8
+// of 45. What they add is diversity, not width: which dig weight wins
+// differs from deal to deal (noise 300–20000 on one dig weight won 1 of
+// 36 deals the three left). Like the beam of 2000 they are gated at 80 %
+// and otherwise deferred (the one-tower deals of L255 never reach it).
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 1000, dig: 150, near: 80, perParent: 2},
+	{width: 1000, dig: 1200, near: 80, perParent: 2},
+	{width: 1000, dig: 30, near: 80, perParent: 2},
 	{width: 2000, dig: 200, near: 80},
 	{width: 4000, dig: 400, near: 80, perParent: 2, noise: 300, seed: 3},
 	{width: 4000, dig: 200, near: 80, perParent: 2},
