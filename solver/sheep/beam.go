@@ -153,8 +153,9 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 // s.deferred and its node count still at lateBeams, so a resumed search
 // runs them again from the start.
 //
-// They have a gate of their own: after the first, a deferred beam runs
-// only when an earlier one cleared lateNear percent of the tiles. On the
+// They have a gate of their own: after the first, a deferred beam wider
+// than lateFree runs only when an earlier one cleared lateNear percent of
+// the tiles. On the
 // one-tower layout L255 all five deferred beams cost 5.5–9M nodes on the
 // deals whose proof needs more than lateBeams, while the first, the beam
 // of 2000, stops at 18–192 of 255 tiles there (deals 0–4, 13, 50 and
@@ -164,8 +165,12 @@ func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 	s.signals.lateRun = true
 	best, ran := 0, false
 	for k, br := range s.sched.beams {
-		if s.deferred&(1<<k) == 0 || ran && best*100 < lateNear*len(s.b.l.tiles) {
+		short := ran && best*100 < lateNear*len(s.b.l.tiles)
+		if s.deferred&(1<<k) == 0 || short && br.width > lateFree {
 			continue
+		}
+		if short {
+			s.signals.lateFree++
 		}
 		var cleared int
 		if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
@@ -184,6 +189,16 @@ func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 // beams (8–9M nodes more) and deal 91 went unknown at 10 s; deal 59
 // (192, 75.3 %) still pays them.
 const lateNear = 75
+
+// lateFree: deferred beams no wider than this run whatever the earlier
+// ones cleared (sheep/10). The beams of 1000 differ in their dig weight,
+// and which one wins differs from deal to deal: on P20 deal 487 the
+// beams of 50 to 1000 with dig 100–1200 die out after clearing 12–30 of
+// 270 tiles (they dig into the blind piles of 20 and fill the tray), so
+// all three beams of 1000 are deferred, and the one with dig 30, which
+// the gate of lateNear kept out after the first, wins it in 1.4M nodes.
+// A beam that dies out that early costs little.
+const lateFree = 1000
 
 // takeLine makes line, a win from the start, the search's path.
 func (s *search) takeLine(line []int32) {

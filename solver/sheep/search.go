@@ -238,6 +238,7 @@ type testSignals struct {
 	noMove      int64 // states with one free slot retracted by completable
 	skipped     bool  // the restarts were skipped (restartNear)
 	lateRun     bool  // deferred beams ran
+	lateFree    int64 // deferred beams run only because they are no wider than lateFree
 	gateCleared int   // the best line's cleared tiles when restartNear was asked (the gate's input)
 }
 
