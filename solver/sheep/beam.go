@@ -90,13 +90,15 @@ type beamRun struct {
 // slow deals were won (2000: about 4M nodes, 4000: about 7M each there),
 // and where the unknown ones were lost: of the 18 deals of 0–199 that
 // sheep/9 solved after more than 2.5M nodes, one of these three wins 17
-// within about 2M nodes each, and of the 43 deals sheep/9 left unknown at
-// 10 s it wins 7 (11 among them, unknown after 60 s and 108M nodes:
-// the beam with dig 1200 wins it in 1.8M), on the generated layout P20 8
-// of 45. What they add is diversity, not width: which dig weight wins
-// differs from deal to deal (noise 300–20000 on one dig weight won 1 of
-// 36 deals the three left). Like the beam of 2000 they are gated at 80 %
-// and otherwise deferred (the one-tower deals of L255 never reach it).
+// alone within about 2M nodes each. Of the 43 deals sheep/9 left unknown
+// at 10 s, the schedule with them wins 7 within 14M nodes (sheep/9's: 4;
+// deal 11, unknown after 60 s and 108M nodes, is won by a beam of 1000
+// with dig 300 or 600 in 1.8M), and of the 45 of the generated layout
+// P20, 11 (sheep/9's: none). What they add is diversity, not width:
+// which dig weight wins differs from deal to deal (noise 300–20000 on
+// one dig weight won 1 of 36 deals the three left). Like the beam of
+// 2000 they are gated at 80 % and otherwise deferred (on the one-tower
+// deals of L255 no beam comes near 80 %).
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 	{width: 1000, dig: 150, near: 80, perParent: 2},
 	{width: 1000, dig: 1200, near: 80, perParent: 2},
