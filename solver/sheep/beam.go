@@ -83,7 +83,26 @@ type beamRun struct {
 // unlimited pass has had lateBeams nodes, since that pass wins some deals
 // soon (deal 287 after 0.93M of its nodes, which the beams before it had
 // pushed past 10 s). docs/sheep.md has the figures.
+//
+// sheep/10 adds three beams of 1000, capped at two children per parent,
+// with dig weights 150, 1200 and 30, before the beam of 2000. On the
+// game's layout capture-264 the beams of 2000 and 4000 were where the
+// slow deals were won (2000: about 4M nodes, 4000: about 7M each there),
+// and where the unknown ones were lost: of the 18 deals of 0–199 that
+// sheep/9 solved after more than 2.5M nodes, one of these three wins 17
+// alone within about 2M nodes each. Of the 43 deals sheep/9 left unknown
+// at 10 s, the schedule with them wins 7 within 14M nodes (sheep/9's: 4;
+// deal 11, unknown after 60 s and 108M nodes, is won by a beam of 1000
+// with dig 300 or 600 in 1.8M), and of the 45 of the generated layout
+// P20, 11 (sheep/9's: none). What they add is diversity, not width:
+// which dig weight wins differs from deal to deal (noise 300–20000 on
+// one dig weight won 1 of 36 deals the three left). Like the beam of
+// 2000 they are gated at 80 % and otherwise deferred (on the one-tower
+// deals of L255 no beam comes near 80 %).
 var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 1000, dig: 150, near: 80, perParent: 2},
+	{width: 1000, dig: 1200, near: 80, perParent: 2},
+	{width: 1000, dig: 30, near: 80, perParent: 2},
 	{width: 2000, dig: 200, near: 80},
 	{width: 4000, dig: 400, near: 80, perParent: 2, noise: 300, seed: 3},
 	{width: 4000, dig: 200, near: 80, perParent: 2},
@@ -136,8 +155,9 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 // s.deferred and its node count still at lateBeams, so a resumed search
 // runs them again from the start.
 //
-// They have a gate of their own: after the first, a deferred beam runs
-// only when an earlier one cleared lateNear percent of the tiles. On the
+// They have a gate of their own: after the first, a deferred beam wider
+// than lateFree runs only when an earlier one cleared lateNear percent of
+// the tiles. On the
 // one-tower layout L255 all five deferred beams cost 5.5–9M nodes on the
 // deals whose proof needs more than lateBeams, while the first, the beam
 // of 2000, stops at 18–192 of 255 tiles there (deals 0–4, 13, 50 and
@@ -147,8 +167,12 @@ func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 	s.signals.lateRun = true
 	best, ran := 0, false
 	for k, br := range s.sched.beams {
-		if s.deferred&(1<<k) == 0 || ran && best*100 < lateNear*len(s.b.l.tiles) {
+		short := ran && best*100 < lateNear*len(s.b.l.tiles)
+		if s.deferred&(1<<k) == 0 || short && br.width > lateFree {
 			continue
+		}
+		if short {
+			s.signals.lateFree++
 		}
 		var cleared int
 		if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
@@ -167,6 +191,16 @@ func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 // beams (8–9M nodes more) and deal 91 went unknown at 10 s; deal 59
 // (192, 75.3 %) still pays them.
 const lateNear = 75
+
+// lateFree: deferred beams no wider than this run whatever the earlier
+// ones cleared (sheep/10). The beams of 1000 differ in their dig weight,
+// and which one wins differs from deal to deal: on P20 deal 487 the
+// beams of 50 to 1000 with dig 100–1200 die out after clearing 12–30 of
+// 270 tiles (they dig into the blind piles of 20 and fill the tray), so
+// all three beams of 1000 are deferred, and the one with dig 30, which
+// the gate of lateNear kept out after the first, wins it in 1.4M nodes.
+// A beam that dies out that early costs little.
+const lateFree = 1000
 
 // takeLine makes line, a win from the start, the search's path.
 func (s *search) takeLine(line []int32) {

@@ -453,6 +453,52 @@ func TestLateBeams(t *testing.T) {
 	}
 }
 
+// TestLateFree: after the first deferred beam, one no wider than
+// lateFree runs even when the earlier ones fell short of lateNear, and a
+// wider one does not. On random small levels, with two gated beams
+// behind a first that always defers them: the oracle's verdicts, every
+// plan replayed; the narrow second beam runs past the gate on some
+// levels and wins some of them; the same beam one wider than lateFree
+// never runs past the gate.
+func TestLateFree(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		width int
+		fires bool
+	}{{8, true}, {lateFree + 1, false}} {
+		sched := schedule{first: 1, lateBeams: 8, beams: []beamRun{{width: 1},
+			{width: 1, near: 101}, {width: c.width, dig: 100, near: 101}}}
+		rng := rand.New(rand.NewPCG(34, 10))
+		ran, won := 0, 0
+		for k := range 1500 {
+			l := mustParse(t, smallLevel(rng))
+			want := solver.Unsolvable
+			if newOracle(l).solve() != nil {
+				want = solver.Solved
+			}
+			if got := solveVerifiedWith(t, l, solver.Options{}, sched); got.Verdict != want {
+				t.Fatalf("width %d, level %d %s: solver %s (%s), oracle %s", c.width, k, l.Canonical(), got.Verdict, got.Proof, want)
+			}
+			if precheckFail(l) != "" {
+				continue
+			}
+			m, _ := solver.NewMeter(context.Background(), solver.Options{})
+			s := newSearch(l, m, sched)
+			out := s.solve()
+			if s.signals.lateFree > 0 {
+				ran++
+				if out == outSolved && s.signals.beamWon {
+					won++
+				}
+			}
+		}
+		t.Logf("width %d: ran past the gate on %d levels, won %d", c.width, ran, won)
+		if c.fires && (ran < 10 || won < 5) || !c.fires && ran > 0 {
+			t.Fatalf("width %d: ran past the gate on %d levels, won %d", c.width, ran, won)
+		}
+	}
+}
+
 func testLateBeams(t *testing.T, sched schedule) {
 	rng := rand.New(rand.NewPCG(41, 8))
 	lateWins, resumes := 0, 0

@@ -108,8 +108,9 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/9, with sheep/8 (sheep8ScheduleFor: no
-// retrograde proofs), with sheep/7 (sheep7ScheduleFor: sheep/8 with
+// budget instead), with sheep/10, with sheep/9 (sheep9ScheduleFor:
+// without the beams of 1000, deferred beams at 4M nodes), with sheep/8
+// (sheep8ScheduleFor: sheep/9 without retrograde proofs), with sheep/7 (sheep7ScheduleFor: sheep/8 with
 // sheep/7's beams) and with sheep/2 (sheep2Schedule: its schedule and
 // pruning on today's table and node) on the same deals, in the same run;
 // -bench 'BenchmarkDeals/layout=L/solver=sheepN$' picks one. Deal k of a
@@ -141,7 +142,7 @@ func BenchmarkDeals(b *testing.B) {
 		for _, sv := range []struct {
 			name  string
 			sched func(*Level) schedule
-		}{{"sheep9", scheduleFor}, {"sheep8", sheep8ScheduleFor}, {"sheep7", sheep7ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+		}{{"sheep10", scheduleFor}, {"sheep9", sheep9ScheduleFor}, {"sheep8", sheep8ScheduleFor}, {"sheep7", sheep7ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -242,10 +243,28 @@ func sheep2ScheduleFor(l *Level) schedule {
 	return sheep2Schedule
 }
 
+// sheep9Beams are the beams of sheep/9 and sheep/8: no beams of 1000.
+var sheep9Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 2000, dig: 200, near: 80},
+	{width: 4000, dig: 400, near: 80, perParent: 2, noise: 300, seed: 3},
+	{width: 4000, dig: 200, near: 80, perParent: 2},
+	{width: 4000, dig: 200, near: 80, perParent: 1},
+	{width: 8000, dig: 200, near: 80, perParent: 2, late: true}}
+
+// sheep9ScheduleFor is scheduleFor as sheep/9 ran it: its beams, and the
+// deferred ones after 4M nodes of the exact pass.
+func sheep9ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	if sc.beams != nil {
+		sc.beams, sc.lateBeams = sheep9Beams, 4<<20
+	}
+	return sc
+}
+
 // sheep8ScheduleFor is scheduleFor without the retrograde proof, as
 // sheep/8 ran.
 func sheep8ScheduleFor(l *Level) schedule {
-	sc := scheduleFor(l)
+	sc := sheep9ScheduleFor(l)
 	sc.retro, sc.retroFar = retroPlan{}, retroPlan{}
 	return sc
 }

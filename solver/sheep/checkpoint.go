@@ -13,9 +13,9 @@ import (
 	"slices"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 8:
+// Checkpoint payload (inside the solver.Meter envelope), version 9:
 //
-//	"SH" 0x08 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x09 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint deferred beams (bit k: the schedule's beam k)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
@@ -55,7 +55,12 @@ import (
 // are rejected and the worker starts afresh. Version 8 (sheep/9)
 // groups the dead states by the work their proofs took, so a resumed
 // unlimited pass keeps its costliest states and knows what they cost
-// (encodeDead); version 7 payloads are rejected.
+// (encodeDead); version 7 payloads are rejected. Version 9 (sheep/10)
+// has the layout of version 8, but the schedule has three more beams
+// (beams of 1000 before the beam of 2000) and runs the deferred ones at
+// another node count of the unlimited pass: a version 8 payload's
+// deferred set names other beams, and its node count may lie past the
+// point where they run. Version 8 payloads are rejected.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -71,7 +76,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x08"
+const payloadMagic = "SH\x09"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint, compressed (payloads stay under the 1.3 MB that sheep/2

@@ -138,8 +138,9 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
 	damaged[len(damaged)-12] ^= 1
-	// well-formed payloads of the versions before (version 7's dead
-	// states are not grouped by work, version 6 lacks the deferred beams)
+	// well-formed payloads of the versions before (version 8's deferred
+	// beams name sheep/9's beams, version 7's dead states are not grouped
+	// by work, version 6 lacks the deferred beams)
 	older := func(v byte) []byte {
 		p := append([]byte{'S', 'H', v}, own[len(payloadMagic):len(own)-8]...)
 		return binary.LittleEndian.AppendUint64(p, checksum(p))
@@ -150,7 +151,7 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 		return b
 	}
 	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff")),
-		envelope(older(6)), envelope(older(7))} {
+		envelope(older(6)), envelope(older(7)), envelope(older(8))} {
 		if _, err := Solve(context.Background(), l, solver.Options{Resume: b}); err == nil {
 			t.Fatalf("resume from %q accepted", b)
 		}

@@ -60,11 +60,12 @@
 // (project.go), then beam searches of widths 50 to 8000 (beam.go): each
 // keeps the best states of every click depth by a static evaluation (the
 // wide ones at most one or two children of any one state, one with a
-// little noise) and only ever returns a line, which the result replays,
+// little noise; three of width 1000 with different weights of the
+// evaluation's terms) and only ever returns a line, which the result replays,
 // so it can win but never prove. The wide beams run only after a
 // narrower one cleared 80 % of the tiles; otherwise, and for the beam of
 // 8000 always, they are deferred until the unlimited pass has searched
-// 4M nodes without a proof. After the first beam, and again (larger)
+// 1M nodes without a proof. After the first beam, and again (larger)
 // after the beams where no line came near a win, a retrograde search
 // (retro.go) computes the states from which the level can be cleared,
 // backwards from the empty board and one tile at a time; if none with j
@@ -77,7 +78,7 @@
 // pass also skips clicks that only reorder clicks already tried (sleep
 // sets, sleep.go) and does not record states without a move.
 // Any pass may win; any pass that exhausts the start proves the level
-// unsolvable. Checkpoints (payload version 8) hold the pass,
+// unsolvable. Checkpoints (payload version 9) hold the pass,
 // the deferred beams, the DFS path as move indices, the projection phase and dead states,
 // coded as differences between consecutive states and compressed: the
 // whole table of a limited pass (so a resumed run stops the pass where an
@@ -123,7 +124,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/9" }
+func (kind) Version() string { return "sheep/10" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
