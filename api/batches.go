@@ -79,9 +79,6 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", stream.n),
 		slog.Duration("took", time.Since(start)))
-	if err := s.cfg.Queue.NotifyBatch(r.Context()); err != nil {
-		s.cfg.Logger.Debug("dispatchers not told of the batch", slog.Any("error", err))
-	}
 	s.audit(r, &stream.project, "batch.create", strconv.FormatInt(id, 10), map[string]any{"total": stream.n})
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": stream.n})
 }

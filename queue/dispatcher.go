@@ -64,8 +64,6 @@ type Dispatcher struct {
 	// adm is the dispatcher's view of the bulk queue, for the admission
 	// of bulk work (admit.go).
 	adm admission
-	// wake ends the pause between rounds early (Wake).
-	wake chan struct{}
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -85,16 +83,7 @@ func NewDispatcher(cfg DispatcherConfig) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Dispatcher{cfg: cfg, wake: make(chan struct{}, 1)}
-}
-
-// Wake ends the dispatcher's pause between rounds, if it is in one: new
-// work was stored (queue.Client.BatchNotices calls it). It never blocks.
-func (d *Dispatcher) Wake() {
-	select {
-	case d.wake <- struct{}{}:
-	default:
-	}
+	return &Dispatcher{cfg: cfg}
 }
 
 // Run dispatches until ctx ends. Errors are logged and retried after a pause.
@@ -121,7 +110,6 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		default:
 			select {
 			case <-ctx.Done():
-			case <-d.wake:
 			case <-time.After(d.cfg.Poll):
 			}
 		}
