@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/jobtype"
 	"github.com/puzzled/puzzled/store"
 )
@@ -214,17 +215,12 @@ func TestFinishOfAJobCanceledMeanwhileIsNotFenced(t *testing.T) {
 // for a lock.
 func waitForLockWait(t *testing.T, db *pgx.Conn) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
+	waittest.WaitFor(t, 30*time.Second, "a session to wait for the row", func() bool {
 		var n int
 		if err := db.QueryRow(t.Context(), `SELECT count(*) FROM pg_stat_activity
 			WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if n > 0 {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Fatal("no session waited for the row")
+		return n > 0
+	})
 }
