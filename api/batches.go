@@ -3,6 +3,7 @@ package api
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -79,6 +80,13 @@ func (s *Server) createBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	s.cfg.Logger.Info("batch stored", slog.Int64("batch_id", id), slog.Int("levels", stream.n),
 		slog.Duration("took", time.Since(start)))
+	// In parallel: the notice is best effort, and the answer must not
+	// wait on a Redis out of reach.
+	go func(ctx context.Context) {
+		if err := s.cfg.Queue.NotifyBatch(ctx); err != nil {
+			s.cfg.Logger.Debug("dispatchers not told of the batch", slog.Any("error", err))
+		}
+	}(context.WithoutCancel(r.Context()))
 	s.audit(r, &stream.project, "batch.create", strconv.FormatInt(id, 10), map[string]any{"total": stream.n})
 	writeJSON(w, http.StatusAccepted, map[string]any{"id": id, "total": stream.n})
 }

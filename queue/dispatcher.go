@@ -64,6 +64,8 @@ type Dispatcher struct {
 	// adm is the dispatcher's view of the bulk queue, for the admission
 	// of bulk work (admit.go).
 	adm admission
+	// wake ends the pause between rounds early (Wake).
+	wake chan struct{}
 }
 
 // NewDispatcher fills defaults: poll 200 ms, stale 60 s, page 1000, 8 parallel.
@@ -83,7 +85,16 @@ func NewDispatcher(cfg DispatcherConfig) *Dispatcher {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Dispatcher{cfg: cfg}
+	return &Dispatcher{cfg: cfg, wake: make(chan struct{}, 1)}
+}
+
+// Wake ends the dispatcher's pause between rounds, if it is in one: new
+// work was stored (queue.Client.BatchNotices calls it). It never blocks.
+func (d *Dispatcher) Wake() {
+	select {
+	case d.wake <- struct{}{}:
+	default:
+	}
 }
 
 // Run dispatches until ctx ends. Errors are logged and retried after a pause.
@@ -92,14 +103,16 @@ func (d *Dispatcher) Run(ctx context.Context) {
 	for ctx.Err() == nil {
 		var n int
 		var err error
+		rctx, cancel := roundContext(ctx)
 		if d.adm.backlog && time.Since(full) < d.cfg.Poll {
 			// Between whole rounds, a refill of the bulk queue is all
 			// that is due: the other chores wait for the next one.
-			n, err = d.admitRound(ctx)
+			n, err = d.admitRound(rctx)
 		} else {
 			full = time.Now()
-			n, err = d.Round(ctx)
+			n, err = d.Round(rctx)
 		}
+		cancel()
 		if err != nil && ctx.Err() == nil {
 			d.cfg.Logger.Warn("dispatch round failed", slog.Any("error", err))
 		}
@@ -110,10 +123,30 @@ func (d *Dispatcher) Run(ctx context.Context) {
 		default:
 			select {
 			case <-ctx.Done():
+			case <-d.wake:
 			case <-time.After(d.cfg.Poll):
 			}
 		}
 	}
+}
+
+// roundGrace is how long a round begun before its dispatcher was told to
+// stop may go on: a healthy round takes milliseconds; one stuck on an
+// unreachable PostgreSQL or Redis is cut then.
+const roundGrace = 2 * time.Second
+
+// roundContext is the context of one round: it ends roundGrace after ctx
+// does, not with it. A round canceled half-way leaves jobs stamped as
+// handed to asynq with no task until the stale check a minute later: a
+// claim's COMMIT may reach PostgreSQL while the canceled client reports an
+// error (the jobs are stamped, and the round never learns which), and a
+// hand-over cut short cannot unstamp what it did not enqueue. A worker
+// stops its dispatcher while its handlers hand jobs back, which is when
+// that happened (worker TestShutdownHandsTheBundleBack).
+func roundContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	rctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(roundGrace, cancel) })
+	return rctx, func() { stop(); cancel() }
 }
 
 // task is one task to enqueue: what it carries, its queue and the largest
@@ -258,12 +291,19 @@ func (d *Dispatcher) hand(ctx context.Context, jobs []store.LiveJob, batches []s
 				jobs = append(jobs, t.payload.JobID)
 			}
 		}
-		if err := d.cfg.Store.Unstamp(ctx, jobs, batches); err != nil {
+		// On a context of its own: a hand-over cut by the end of its
+		// round must still unstamp what it did not enqueue.
+		uctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), unstampTimeout)
+		defer cancel()
+		if err := d.cfg.Store.Unstamp(uctx, jobs, batches); err != nil {
 			firstErr = errors.Join(firstErr, err)
 		}
 	}
 	return firstErr
 }
+
+// unstampTimeout bounds the unstamp of what a round could not hand over.
+const unstampTimeout = 2 * time.Second
 
 // batchesPerRound caps the batches a round claims: each may have up to
 // thousands of bundles to hand over.

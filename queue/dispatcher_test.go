@@ -448,3 +448,33 @@ func TestDispatcherDropsTheCheckpointsOfFinalJobs(t *testing.T) {
 		}
 	}
 }
+
+// A dispatcher between rounds hears of a new batch (NotifyBatch, through
+// Redis) and hands its tasks over at once, not at its next round.
+func TestDispatcherWakesForANewBatch(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	const poll = time.Hour // no round but the first, unless woken
+	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc, Poll: poll})
+	ctx, stop := context.WithCancel(t.Context())
+	defer stop()
+	if err := e.qc.BatchNotices(ctx, d.Wake); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { defer close(done); d.Run(ctx) }()
+	defer func() { stop(); <-done }()
+	time.Sleep(100 * time.Millisecond) // its first round found nothing: it waits
+	batch := e.batch(t, 3)
+	if err := e.qc.NotifyBatch(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("batch:%d:0", batch)
+	deadline := time.Now().Add(30 * time.Second)
+	for !e.pending(t, Bulk)[want] {
+		if time.Now().After(deadline) {
+			t.Fatalf("the batch's task was not handed over after the notice (pending: %v)", e.pending(t, Bulk))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -308,6 +310,45 @@ func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
 	return out
 }
 
+// stampedWithoutTask lists the live jobs of the batch that travel alone and
+// are stamped as handed to asynq, but whose task is in none of its queues.
+func (e *env) stampedWithoutTask(t *testing.T, batchID int64) []int64 {
+	t.Helper()
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	rows, err := conn.Query(t.Context(), `
+		SELECT id FROM jobs WHERE batch_id = $1 AND solo AND enqueued_at IS NOT NULL
+			AND state IN ('queued', 'running') ORDER BY id`, batchID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks := map[string]bool{}
+	in := e.qc.Inspector()
+	for q := range queue.Queues {
+		for _, list := range []func(string, ...asynq.ListOption) ([]*asynq.TaskInfo, error){
+			in.ListPendingTasks, in.ListActiveTasks, in.ListScheduledTasks, in.ListRetryTasks,
+		} {
+			infos, err := list(q)
+			if err != nil && !errors.Is(err, asynq.ErrQueueNotFound) {
+				t.Fatal(err)
+			}
+			for _, info := range infos {
+				// A resumed job's task id carries its recoveries (job:7:r1).
+				id, _, _ := strings.Cut(strings.TrimPrefix(info.ID, "job:"), ":")
+				tasks[id] = true
+			}
+		}
+	}
+	return slices.DeleteFunc(ids, func(id int64) bool { return tasks[strconv.FormatInt(id, 10)] })
+}
+
 // waitBatch waits until every job of the batch is final.
 func (e *env) waitBatch(t *testing.T, batchID int64, timeout time.Duration) []jobRow {
 	t.Helper()
@@ -546,6 +587,12 @@ func TestShutdownHandsTheBundleBack(t *testing.T) {
 		return e.jobs(t, id)[1].State == jobtype.Running
 	})
 	stop()
+	// Whatever the dispatcher was doing when the worker stopped, no job is
+	// left stamped as handed to asynq without a task: it would wait for
+	// the stale check, a minute later.
+	if ids := e.stampedWithoutTask(t, id); len(ids) > 0 {
+		t.Errorf("jobs %v stamped as handed to asynq, with no task", ids)
+	}
 	rows := e.jobs(t, id)
 	if rows[0].State != jobtype.Done {
 		t.Errorf("job done before the shutdown not stored: %+v", rows[0])

@@ -78,6 +78,13 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	dispCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	if cfg.Dispatcher != nil {
+		if cfg.Queue != nil {
+			// A new batch's first tasks go out at once; without the
+			// notices, at the dispatcher's next round.
+			if err := cfg.Queue.BatchNotices(dispCtx, cfg.Dispatcher.Wake); err != nil {
+				logger.Warn("new batches wait for the dispatcher's next round", slog.Any("error", err))
+			}
+		}
 		wg.Go(func() { cfg.Dispatcher.Run(dispCtx) })
 	}
 	<-ctx.Done()
