@@ -46,6 +46,7 @@ func Run(ctx context.Context, args []string, srv Servers) error {
 	big := fs.Int("batch", 100_000, "levels in the batch of (c)")
 	backlog := fs.Duration("backlog", 65*time.Second, "how long (d) watches the batch of (c) wait in a paused queue (0: skip (d))")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of (b) to this file")
+	memProfile := fs.String("memprofile", "", "write a profile of the memory (b) allocated to this file (go tool pprof -sample_index=alloc_space)")
 	srv.BulkFlags(fs, &cfg.BulkPriority, &cfg.BulkYield)
 	fs.StringVar(&cfg.LogLevel, "log-level", "warn", "log level")
 	if err := fs.Parse(args); err != nil {
@@ -91,10 +92,18 @@ func Run(ctx context.Context, args []string, srv Servers) error {
 	if err != nil {
 		return err
 	}
+	if *memProfile != "" {
+		runtime.MemProfileRate = 4096 // set before (b) allocates, so that its allocations are sampled finely
+	}
 	b, err := benchEndToEnd(ctx, srv, cfg, st, qc, c, logger, *jobs)
 	pprof.StopCPUProfile()
 	if err != nil {
 		return err
+	}
+	if *memProfile != "" {
+		if err := writeAllocs(*memProfile); err != nil {
+			return err
+		}
 	}
 	cpu1 := treeCPU()
 	act1, err := st.Activity(ctx, true)
@@ -371,4 +380,20 @@ func embeddedForBench(ctx context.Context, srv Servers, cfg *Config, logger *slo
 		stopServers()
 		os.RemoveAll(dir)
 	}, nil
+}
+
+// writeAllocs writes the heap profile, whose alloc_space and
+// alloc_objects count every allocation since the start (the bench sets
+// the sampling rate just before (b), so what came before is sampled
+// coarsely and weighs little).
+func writeAllocs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("bench: memory profile: %w", err)
+	}
+	return f.Close()
 }
