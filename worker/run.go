@@ -62,9 +62,8 @@ func (w *Worker) run(ctx context.Context, log *slog.Logger, job store.RunnableJo
 	// server would reach this one too. The watcher asks PostgreSQL first.
 	solveCtx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
 	defer cancel(nil)
-	watched := make(chan bool, 1)
-	go func() { watched <- w.watch(solveCtx, ctx, cancel, job.ID, onSlow) }()
-	defer func() { cancel(nil); a.slow = <-watched }()
+	watched := w.watchSoon(solveCtx, ctx, cancel, job.ID, onSlow)
+	defer func() { cancel(nil); a.slow = watched() }()
 
 	out := w.strategyFor(ctx, here).solve(solveCtx, log, kind, w.request(job), w.checkpointer(solveCtx, log, job))
 	a.res, a.moved = out.res, out.moved
