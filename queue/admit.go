@@ -103,7 +103,9 @@ func (d *Dispatcher) admit(ctx context.Context) ([]store.LiveJob, []store.LiveBa
 	room := d.adm.ahead() - int(pending)
 	d.adm.backlog = false // share sets it when work waits
 	jobs, batches, ok, err := d.cfg.Store.AdmitBulk(ctx, d.cfg.Owner.ID, func(demand []store.BulkDemand) map[int64]int {
-		given := share(demand, room)
+		weights := effectiveWeights(demand)
+		d.fair.owe(time.Now(), demand, weights)
+		given := share(demand, room, weights, d.fair.credit)
 		waiting, admitted := 0, 0
 		for _, p := range demand {
 			waiting += p.Waiting
@@ -161,25 +163,29 @@ func (d *Dispatcher) waitForRoom(ctx context.Context) {
 
 // share divides room bulk tasks between projects: each goes to the
 // project with the fewest tasks running (counting those given here as if
-// they ran) for its weight, among those with tasks waiting and under their
-// cap (on tasks in flight). Ties go to the project with less waiting (a
-// small batch ahead of a big one), then to the older project. It is
-// max-min fairness over the workers' slots: with equal weights, two
-// projects with work enough for both end up with half the slots each,
-// whichever came first. Running, not in flight: a newcomer's first tasks
-// wait in Redis behind the others' (up to aheadTime of work), and counting
-// them as running would leave it short of its half until they start.
-func share(demand []store.BulkDemand, room int) map[int64]int {
+// they ran), less its credit, for its effective weight (effectiveWeights),
+// among those with tasks waiting and under their cap (on tasks in flight).
+// Ties go to the project with less waiting (a small batch ahead of a big
+// one), then to the older project. It is max-min fairness over the
+// workers' slots: two projects with work enough for both end up with the
+// slots in the ratio of their weights, whichever came first, and the
+// credit (fairShare) makes that ratio hold over time where the slots do
+// not divide in it (8 slots in the ratio 5:4). Running, not in flight: a
+// newcomer's first tasks wait in Redis behind the others' (up to
+// aheadTime of work), and counting them as running would leave it short
+// of its share until they start.
+func share(demand []store.BulkDemand, room int, weights []float64, credit map[int64]float64) map[int64]int {
 	given := make(map[int64]int, len(demand))
 	for ; room > 0; room-- {
-		best := -1
+		best, bestLoad := -1, 0.0
 		for i, p := range demand {
 			g := given[p.Project]
 			if g >= p.Waiting || (p.Cap > 0 && p.InFlight+g >= p.Cap) {
 				continue
 			}
-			if best < 0 || fewerPerWeight(p, g, demand[best], given[demand[best].Project]) {
-				best = i
+			load := (float64(p.Running+g) - credit[p.Project]) / weights[i]
+			if best < 0 || load < bestLoad || (load == bestLoad && before(p, g, demand[best], given[demand[best].Project])) {
+				best, bestLoad = i, load
 			}
 		}
 		if best < 0 {
@@ -190,15 +196,85 @@ func share(demand []store.BulkDemand, room int) map[int64]int {
 	return given
 }
 
-// fewerPerWeight orders projects for share: a with ga given so far before
-// b with gb.
-func fewerPerWeight(a store.BulkDemand, ga int, b store.BulkDemand, gb int) bool {
-	x, y := (a.Running+ga)*max(b.Weight, 1), (b.Running+gb)*max(a.Weight, 1)
-	if x != y {
-		return x < y
-	}
+// before breaks a tie of share: a with ga given so far before b with gb.
+func before(a store.BulkDemand, ga int, b store.BulkDemand, gb int) bool {
 	if a.Waiting-ga != b.Waiting-gb {
 		return a.Waiting-ga < b.Waiting-gb
 	}
 	return a.Project < b.Project
+}
+
+// smallLean is how much more than its weight the project with the least
+// bulk work waiting weighs, when two or more have work waiting. With equal
+// weights, half the slots would make a small batch beside a big one take
+// twice its time alone, however fair: the lean gives it 5 slots in 9 (about
+// 1.8× its time alone), and the big batch keeps 4 in 9. Finishing small
+// batches first is also what shortens the wait of the most people.
+const smallLean = 0.25
+
+// effectiveWeights are the projects' weights for share: bulk_weight, and
+// smallLean more for the one project with the least work waiting.
+func effectiveWeights(demand []store.BulkDemand) []float64 {
+	w := make([]float64, len(demand))
+	smallest, ties := -1, 0
+	for i, p := range demand {
+		w[i] = float64(max(p.Weight, 1))
+		switch {
+		case smallest < 0 || p.Waiting < demand[smallest].Waiting:
+			smallest, ties = i, 1
+		case p.Waiting == demand[smallest].Waiting:
+			ties++
+		}
+	}
+	if len(demand) > 1 && ties == 1 {
+		w[smallest] *= 1 + smallLean
+	}
+	return w
+}
+
+// fairShare is a dispatcher's memory of how the bulk slots were shared:
+// each competing project's credit, the slots of running work it is owed
+// (positive) or has had beyond its share (negative), integrated over time
+// from the running counts it sees at each admission. Slots are whole: 8
+// slots shared 5:4 would stay at 4 and 4 by running counts alone, since a
+// slot freed by one project goes back to it. With the credit, a project
+// below its share gains a slot once it is owed enough, gives it back once
+// it has had as much beyond its share, and its running count averages its
+// share over time. The credit is bounded (±maxCredit slots), so that it
+// stays a correction, and dropped when a project has nothing waiting, so
+// that no one saves it up for later. Each dispatcher keeps its own: the
+// one that admits uses what it saw.
+type fairShare struct {
+	credit map[int64]float64
+	at     time.Time
+}
+
+// creditTau: a project short of its share by one slot for creditTau is
+// owed one slot. maxCredit bounds the credit either way.
+const (
+	creditTau = time.Second
+	maxCredit = 1.0
+)
+
+// owe adds to each competing project's credit how much its share of the
+// running slots (by weights) exceeded its running count since the last
+// look (up to a second of it).
+func (f *fairShare) owe(now time.Time, demand []store.BulkDemand, weights []float64) {
+	dt := 0.0
+	if !f.at.IsZero() {
+		dt = min(now.Sub(f.at), time.Second).Seconds()
+	}
+	f.at = now
+	running, sum := 0.0, 0.0
+	for i, p := range demand {
+		running += float64(p.Running)
+		sum += weights[i]
+	}
+	credit := make(map[int64]float64, len(demand))
+	for i, p := range demand {
+		fair := running * weights[i] / sum
+		c := f.credit[p.Project] + (fair-float64(p.Running))*dt/creditTau.Seconds()
+		credit[p.Project] = max(-maxCredit, min(maxCredit, c))
+	}
+	f.credit = credit
 }

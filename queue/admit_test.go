@@ -2,6 +2,7 @@ package queue
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,34 +16,112 @@ func TestShare(t *testing.T) {
 		demand []store.BulkDemand
 		room   int
 		want   map[int64]int
+		credit map[int64]float64
 	}{
 		{"one project takes all the room it can use",
-			[]store.BulkDemand{{Project: 1, Weight: 1, InFlight: 30, Waiting: 5000}}, 8, map[int64]int{1: 8}},
+			[]store.BulkDemand{{Project: 1, Weight: 1, InFlight: 30, Waiting: 5000}}, 8, map[int64]int{1: 8}, nil},
 		{"no more than waits",
-			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 3}}, 8, map[int64]int{1: 3}},
+			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 3}}, 8, map[int64]int{1: 3}, nil},
 		{"a newcomer fills up to the other's running first",
 			[]store.BulkDemand{{Project: 1, Weight: 1, InFlight: 14, Running: 10, Waiting: 5000}, {Project: 2, Weight: 1, Waiting: 200}},
-			8, map[int64]int{2: 8}},
-		{"then the room is split evenly",
+			8, map[int64]int{2: 8}, nil},
+		{"then the room is split by weight, the smaller backlog weighing a quarter more",
 			[]store.BulkDemand{{Project: 1, Weight: 1, InFlight: 12, Running: 10, Waiting: 5000}, {Project: 2, Weight: 1, InFlight: 9, Running: 6, Waiting: 200}},
-			10, map[int64]int{1: 3, 2: 7}},
+			10, map[int64]int{1: 2, 2: 8}, nil},
+		{"equal weights, from nothing: 5 for the smaller backlog, 4 for the bigger",
+			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 5000}, {Project: 2, Weight: 1, Waiting: 100}},
+			9, map[int64]int{1: 4, 2: 5}, nil},
+		{"a slot freed by the bigger backlog goes back to it at 4 and 4",
+			[]store.BulkDemand{{Project: 1, Weight: 1, Running: 3, Waiting: 5000}, {Project: 2, Weight: 1, Running: 4, Waiting: 100}},
+			1, map[int64]int{1: 1}, nil},
+		{"unless the other is owed enough",
+			[]store.BulkDemand{{Project: 1, Weight: 1, Running: 3, Waiting: 5000}, {Project: 2, Weight: 1, Running: 4, Waiting: 100}},
+			1, map[int64]int{2: 1}, map[int64]float64{1: -0.3, 2: 0.3}},
 		{"by weight",
 			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 100}, {Project: 2, Weight: 3, Waiting: 100}},
-			8, map[int64]int{1: 2, 2: 6}},
+			8, map[int64]int{1: 2, 2: 6}, nil},
 		{"a cap on tasks in flight holds a project back and its room goes to others",
 			[]store.BulkDemand{{Project: 1, Weight: 1, Cap: 4, InFlight: 2, Running: 1, Waiting: 100}, {Project: 2, Weight: 1, InFlight: 10, Running: 10, Waiting: 100}},
-			8, map[int64]int{1: 2, 2: 6}},
+			8, map[int64]int{1: 2, 2: 6}, nil},
 		{"ties go to the smaller backlog",
 			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 100}, {Project: 2, Weight: 1, Waiting: 10}},
-			1, map[int64]int{2: 1}},
-		{"no room", []store.BulkDemand{{Project: 1, Weight: 1, Waiting: 100}}, 0, map[int64]int{}},
+			1, map[int64]int{2: 1}, nil},
+		{"no room", []store.BulkDemand{{Project: 1, Weight: 1, Waiting: 100}}, 0, map[int64]int{}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			if got := share(c.demand, c.room); fmt.Sprint(got) != fmt.Sprint(c.want) {
+			if got := share(c.demand, c.room, effectiveWeights(c.demand), c.credit); fmt.Sprint(got) != fmt.Sprint(c.want) {
 				t.Errorf("share = %v, want %v", got, c.want)
 			}
 		})
 	}
+}
+
+// Two projects with equal weights and work enough for both on 8 slots:
+// over time the smaller backlog runs 5 tasks in 9 (40/9 slots), the bigger
+// 4 in 9, though the slots do not divide so. Without the credit they stay
+// at 4 and 4, which the test checks too, so that it shows the credit at
+// work. Tasks last 200 ms; A holds every slot when B comes.
+func TestFairShareHoldsTheRatioOverTime(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name     string
+		credit   bool
+		min, max float64
+	}{
+		{"with the credit", true, 40.0/9 - 0.1, 40.0/9 + 0.1},
+		{"without", false, 4, 4},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := simulateShare(c.credit); got < c.min || got > c.max {
+				t.Errorf("B's average running %.3f, want %.3f–%.3f", got, c.min, c.max)
+			}
+		})
+	}
+}
+
+// simulateShare runs share (and fairShare, if credit) over 60 s of 10 ms
+// ticks and returns B's average running count after the first 10 s.
+func simulateShare(credit bool) float64 {
+	const slots, ticks, taskTicks, warmup = 8, 6000, 20, 1000
+	type task struct {
+		project int64
+		ends    int
+	}
+	var running []task
+	for i := range slots { // A's tasks end one at a time
+		running = append(running, task{1, i * taskTicks / slots})
+	}
+	var f fairShare
+	now := time.Unix(0, 0)
+	sumB := 0
+	for k := range ticks {
+		now = now.Add(10 * time.Millisecond)
+		running = slices.DeleteFunc(running, func(t task) bool { return t.ends <= k })
+		counts := map[int64]int{}
+		for _, t := range running {
+			counts[t.project]++
+		}
+		demand := []store.BulkDemand{
+			{Project: 1, Weight: 1, Running: counts[1], InFlight: counts[1], Waiting: 5000},
+			{Project: 2, Weight: 1, Running: counts[2], InFlight: counts[2], Waiting: 1000},
+		}
+		w := effectiveWeights(demand)
+		var owed map[int64]float64
+		if credit {
+			f.owe(now, demand, w)
+			owed = f.credit
+		}
+		for p, n := range share(demand, slots-len(running), w, owed) {
+			for range n {
+				running = append(running, task{p, k + taskTicks})
+				counts[p]++
+			}
+		}
+		if k >= warmup {
+			sumB += counts[2]
+		}
+	}
+	return float64(sumB) / float64(ticks-warmup)
 }
 
 func TestAdmissionRate(t *testing.T) {

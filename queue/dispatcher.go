@@ -64,6 +64,9 @@ type Dispatcher struct {
 	// adm is the dispatcher's view of the bulk queue, for the admission
 	// of bulk work (admit.go).
 	adm admission
+	// fair is what the dispatcher remembers of the share of bulk work
+	// between projects (admit.go).
+	fair fairShare
 	// wake ends the pause between rounds early (Wake).
 	wake chan struct{}
 }
