@@ -13,3 +13,6 @@ var StateRunning = stateIs(jobtype.Running)
 // For TestListQueriesUseIndexes: the queries of a project's stats that read
 // its jobs outside batches.
 var LoneStatsSQL = []string{rawCountsSQL(loneJobs), rawHistsSQL(loneJobs)}
+
+// For TestTakeOverReadsNoJobWhileNoWorkerDied.
+const TakeOverSQL = takeOverSQL

@@ -1,9 +1,13 @@
 package store_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/store"
@@ -66,5 +70,56 @@ func TestKeyedWritesReadOnlyTheirJobs(t *testing.T) {
 	}
 	if !strings.Contains(plan, "jobs_list_state") {
 		t.Errorf("the planner no longer prefers jobs_list_state on stale statistics; the scenario proves nothing:\n%s", plan)
+	}
+}
+
+// TestTakeOverReadsNoJobWhileNoWorkerDied: a dispatcher round's takeover
+// statement, with no worker dead, reads next to nothing however many jobs
+// there are. Its part that dissolves a dead worker's bundles once read all
+// of jobs to join them to no bundle (30 ms a round at 41,000 jobs).
+func TestTakeOverReadsNoJobWhileNoWorkerDied(t *testing.T) {
+	st, ctx, url := setupURL(t)
+	levels := make([]store.Level, 20_000)
+	for i := range levels {
+		levels[i] = storetest.Level("twoends", fmt.Appendf(nil, `{"kind":"twoends","values":[%d,1,2]}`, i))
+	}
+	if _, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3,
+		Versions: map[string]string{"twoends": "x"}}); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	// A history: the jobs are done, as most are.
+	if _, err := conn.Exec(ctx, `UPDATE jobs SET state = 'done', verdict = 'solved', finished_at = now()`); err != nil {
+		t.Fatal(err)
+	}
+	// The caller has beaten for an hour: it may judge others.
+	if _, err := conn.Exec(ctx, `INSERT INTO workers (id, host, pid, beating_since) VALUES ('me', 'h', 1, now() - interval '1 hour')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec(ctx, `ANALYZE jobs`); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(context.Background())
+	var plan []struct {
+		Plan map[string]any
+	}
+	if err := tx.QueryRow(ctx, `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) `+store.TakeOverSQL,
+		"me", 15*time.Second, time.Minute).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	blocks := plan[0].Plan["Shared Hit Blocks"].(float64) + plan[0].Plan["Shared Read Blocks"].(float64)
+	if blocks > 50 {
+		t.Errorf("the takeover read %v blocks with no worker dead; want a handful", blocks)
+	}
+	if testing.Verbose() {
+		t.Logf("the takeover read %v blocks", blocks)
 	}
 }
