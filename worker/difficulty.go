@@ -26,7 +26,7 @@ func (w *Worker) playouts(job *int) int {
 // one. An idle worker rates on every core; a busy one does not make its
 // solves compete with playouts. The figures do not depend on it (playout
 // i has its own seed), only their speed does. Cores, not GOMAXPROCS: the
-// worker may raise GOMAXPROCS above the CPU count for its slots' sake.
+// worker raises GOMAXPROCS above the CPU count for its slots' sake.
 func (w *Worker) playoutWorkers() int {
 	others := int(w.solving.Load()) - 1
 	return max(1, cores()-max(others, 0))

@@ -132,26 +132,15 @@ func workerStoreOpts(cfg config) store.OpenOpts {
 // asked for 410 connections of a table of 100.
 func workerPoolSize(slots int) int { return 4 + slots/8 }
 
-// raiseMaxProcs gives the Go scheduler a thread per search that may run
-// long in this process, plus two for the API, the dispatcher and I/O.
-// With only one per CPU, busy searches hold every P and an interactive job
-// (or, under puzzled dev, an API request) waits up to a 10 ms preemption
-// slice at each step: measured 424 ms p50 submit-to-done with both bulk
-// slots busy on 2 CPUs, when bulk searches ran here. With more threads
-// than CPUs the kernel shares the CPUs instead, and it runs a thread that
-// wakes from I/O promptly. Bulk searches run in solve processes unless
-// --bulk-priority is off; here they only run for a slice (worker.
-// InProcessSlice), so only the interactive slots count then. Threads for
-// slots that never search long cost the worker a fifth of its CPU on small
-// levels: idle Ps run the garbage collector's idle mark workers and spin
-// looking for work (puzzled bench (b) on 2 CPUs: 98 µs of the worker's CPU
-// a job with 10 Ps, 70–84 with 2).
+// raiseMaxProcs gives the Go scheduler a thread per solve slot plus two for
+// the API, the dispatcher and I/O. With only one per CPU, busy bulk
+// searches hold every P and an interactive job (or, under puzzled dev,
+// an API request) waits up to a 10 ms preemption slice at each step:
+// measured 424 ms p50 submit-to-done with both bulk slots busy on 2 CPUs.
+// With more threads than CPUs the kernel shares the CPUs instead, and it
+// runs a thread that wakes from I/O promptly.
 func raiseMaxProcs(cfg config, logger *slog.Logger) {
-	want := cfg.interactive + 2
-	if cfg.bulkPriority == "off" {
-		want += cfg.concurrency
-	}
-	want = max(want, runtime.NumCPU())
+	want := cfg.concurrency + cfg.interactive + 2
 	if have := runtime.GOMAXPROCS(0); have < want {
 		runtime.GOMAXPROCS(want)
 		logger.Info("GOMAXPROCS raised for the solve slots", slog.Int("from", have), slog.Int("to", want))
