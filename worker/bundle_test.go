@@ -288,47 +288,43 @@ type jobRow struct {
 	Results  int
 }
 
-func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
+// queryRows runs a query on a connection of its own to the env's database
+// (tests poll with it, while the workers use the store's pool) and
+// collects its rows with scan.
+func queryRows[T any](t *testing.T, e *env, scan pgx.RowToFunc[T], sql string, args ...any) []T {
 	t.Helper()
 	conn, err := pgx.Connect(t.Context(), e.url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	rows, err := conn.Query(t.Context(), `
-		SELECT seq, state::text, attempts, solo, verdict,
-			started_at IS NOT NULL AND (finished_at IS NULL OR started_at <= finished_at),
-			(SELECT count(*) FROM results r WHERE r.job_id = j.id)
-		FROM jobs j WHERE batch_id = $1 ORDER BY seq`, batchID)
+	rows, err := conn.Query(t.Context(), sql, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[jobRow])
+	out, err := pgx.CollectRows(rows, scan)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
+func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
+	t.Helper()
+	return queryRows(t, e, pgx.RowToStructByPos[jobRow], `
+		SELECT seq, state::text, attempts, solo, verdict,
+			started_at IS NOT NULL AND (finished_at IS NULL OR started_at <= finished_at),
+			(SELECT count(*) FROM results r WHERE r.job_id = j.id)
+		FROM jobs j WHERE batch_id = $1 ORDER BY seq`, batchID)
+}
+
 // stampedWithoutTask lists the live jobs of the batch that travel alone and
 // are stamped as handed to asynq, but whose task is in none of its queues.
 func (e *env) stampedWithoutTask(t *testing.T, batchID int64) []int64 {
 	t.Helper()
-	conn, err := pgx.Connect(t.Context(), e.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	rows, err := conn.Query(t.Context(), `
+	ids := queryRows(t, e, pgx.RowTo[int64], `
 		SELECT id FROM jobs WHERE batch_id = $1 AND solo AND enqueued_at IS NOT NULL
 			AND state IN ('queued', 'running') ORDER BY id`, batchID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[int64])
-	if err != nil {
-		t.Fatal(err)
-	}
 	tasks := map[string]bool{}
 	in := e.qc.Inspector()
 	for q := range queue.Queues {
