@@ -119,9 +119,11 @@ func labelRows(ctx context.Context, tx pgx.Tx, firstBatch, firstJob int64) error
 	return nil
 }
 
-// at is the creation time of the i-th of n rows, spread over Span.
+// at is the creation time of the i-th of n rows, spread over Span. (In
+// float64: i·Span in nanoseconds overflows int64 from the 3,559th row of
+// a 30-day history, which scattered the times of every larger history.)
 func (h history) at(i, n int) time.Time {
-	return h.now.Add(-h.Span + time.Duration(i)*h.Span/time.Duration(n))
+	return h.now.Add(-h.Span + time.Duration(float64(h.Span)*float64(i)/float64(n)))
 }
 
 func levelHash(i int) string {
