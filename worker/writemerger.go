@@ -9,7 +9,9 @@ import (
 // flush: while a flush is in flight, new calls queue up, and the next flush
 // takes them all. Under load this turns one PostgreSQL statement per job
 // into one per batch of calls; when idle a call is flushed at once, so no
-// latency is added. (It has nothing to do with the API's batches.)
+// latency is added. (It has nothing to do with the API's batches.) Each
+// goroutine that calls run is one flusher: with several, as many flushes
+// may be in flight at once, each answering its own calls.
 type writeMerger[Req, Resp any] struct {
 	calls chan mergeCall[Req, Resp]
 	// flush answers reqs in order.
