@@ -280,10 +280,6 @@ func TestListPathsFollowWrites(t *testing.T) {
 	}
 }
 
-// sortsALimit reports whether the plan lines below a Sort's key start with
-// a Limit (under at most subquery scans, the append of a union's sources
-// and its duplicate removal, each source LIMITed): the sort's input is
-// bounded.
 // windowedBatchLabels reports whether line i of a plan is a bitmap scan
 // of batch_labels bounded by a creation window on both sides (a label
 // list with since and until). It reads one row per labelled batch of the
@@ -353,6 +349,10 @@ func TestCollectsMatches(t *testing.T) {
 // indent is the number of leading spaces of a plan line.
 func indent(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
+// sortsALimit reports whether the plan lines below a Sort's key start with
+// a Limit (under at most subquery scans, the append of a union's sources
+// and its duplicate removal, each source LIMITed): the sort's input is
+// bounded.
 func sortsALimit(below []string) bool {
 	for _, l := range below {
 		switch t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "->")); {
