@@ -13,7 +13,8 @@
 // time where it was stopped.
 //
 // It runs when PUZZLED_TEST_HOSTS=1 (.ci/run sets it, with a timeout of
-// its own: ten to twenty minutes, more than go test's default allows a
+// its own: about twenty minutes on any machine, since its batches are
+// sized by the machine's rate, more than go test's default allows a
 // package), and needs root (network namespaces, iptables); otherwise it
 // skips, saying why. The namespaces, the bridge and every process are
 // removed at the end.
@@ -28,7 +29,6 @@
 package hosts_test
 
 import (
-	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -79,7 +79,7 @@ func run(t *testing.T, name string, args ...string) {
 func newNetwork(t *testing.T) *network {
 	t.Helper()
 	if os.Getenv("PUZZLED_TEST_HOSTS") != "1" {
-		t.Skip("the multi-host fault suite runs with PUZZLED_TEST_HOSTS=1 (as root; 4-10 minutes): .ci/run runs it")
+		t.Skip("the multi-host fault suite runs with PUZZLED_TEST_HOSTS=1 (as root; about 20 minutes): .ci/run runs it")
 	}
 	if os.Geteuid() != 0 {
 		t.Skip("the multi-host fault suite needs root (network namespaces, iptables); CI runs as root")
@@ -163,6 +163,7 @@ type cluster struct {
 	workers []*e2etest.Proc // the worker on each host now
 	all     []*e2etest.Proc // every worker started
 	first   int             // the first level of the next batch (faultstest.TwoendsBatchFrom)
+	levels  int             // a batch's size (sizeBatches), before fault.size
 	fillers []*pgx.Conn     // what fills PostgreSQL's connection table during that fault
 }
 
@@ -231,8 +232,8 @@ type fault struct {
 	// stops: the worker is gone after the fault; a new one starts on its
 	// host. shutdown: the test times the worker's exit after SIGTERM.
 	stops, shutdown bool
-	// levels is the batch's size when not the default's (levels).
-	levels int
+	// size is the batch's size as a multiple of the default (0: 1).
+	size float64
 	// fromStart: the fault is in effect from the moment do begins (a
 	// server's stop refuses connections at once), not when do returns (a
 	// connection table is full only once filled).
@@ -259,18 +260,18 @@ var allFaults = []fault{
 		heal: func(t *testing.T, cl *cluster, w int) { cl.net.heal(cl.hosts[w]) }},
 	// These two stop every worker (5 s and 15 s, and PostgreSQL's start):
 	// weighed against batches long enough that the stop alone is not half
-	// of them (on a batch of 16 s a stop of 7 s alone is 1.45×; on 2,000
-	// levels, 30 s, a stop of 17 s is 1.57×).
-	withLevels(2000, restart("PostgreSQL restart", 5*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
-	withLevels(4000, restart("PostgreSQL outage, 15 s", 15*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
+	// of them (on a batch of 16 s a stop of 7 s alone is 1.45×; on a
+	// batch of 30 s a stop of 17 s is 1.57×).
+	withSize(1.25, restart("PostgreSQL restart", 5*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
+	withSize(2.5, restart("PostgreSQL outage, 15 s", 15*time.Second, func(cl *cluster) server { return cl.pg }, nil)),
 	restart("Redis restart, data kept", 2*time.Second, func(cl *cluster) server { return cl.redis }, nil),
 	restart("Redis restart, data lost", 2*time.Second, func(cl *cluster) server { return cl.redis }, flushRedis),
 	{name: "connection table full, 10 s", hold: 10 * time.Second, do: fillConnectionTable,
 		heal: func(t *testing.T, cl *cluster, w int) { cl.emptyConnectionTable() }},
 }
 
-func withLevels(n int, f fault) fault {
-	f.levels = n
+func withSize(x float64, f fault) fault {
+	f.size = x
 	return f
 }
 
@@ -346,15 +347,47 @@ func faults() []fault {
 	return fs
 }
 
-// levels is each batch's size: 20–30 s of work for three workers of two
-// slots on a 2-CPU machine, so that a fault at a fifth of it lands with
-// most still to do, and a 10 s fault is weighed against work that outlasts
-// it (at 240 levels, 4.5 s, no 10 s fault could stay within 1.5× the
-// batch without a fault, whatever the code did; at 800, 9.5 s on a fast
-// day, a Redis restart of 2.9 s and the re-enqueue of the lost tasks made
-// 1.6×). A fault that stops all work longer sets a larger batch
-// (fault.levels), weighed against a baseline batch of its size.
-const levels = 1600
+// A batch lasts about 25 s: long enough that a fault at a fifth of
+// it lands with most still to do, and that a 10 s fault is weighed
+// against work that outlasts it (at 240 levels, 4.5 s, no 10 s fault
+// could stay within 1.5× the batch without a fault, whatever the code
+// did; at 800, 9.5 s on a fast day, a Redis restart of 2.9 s and the
+// re-enqueue of the lost tasks made 1.6×). A fault that stops all work
+// longer sets a larger batch (fault.size), weighed against a baseline
+// batch of its size.
+//
+// Its size in levels comes from the rate of the warm-up batch
+// (warmupLevels) times batchTime, so that the suite takes as long on a slow machine as on
+// a fast one: a fixed 1,600 levels took 20–30 s on the 2-CPU VM of early
+// December and 60–80 s on the slower one of 2026-12-05, where the suite
+// took 48 minutes instead of 18. maxLevels keeps the size that VM was
+// checked with; minLevels keeps a batch many bundles long (64 jobs each)
+// on the slowest machine. The warm-up, the first batch after start, runs
+// at about 0.7 times the rate of the batches after it (35 levels/s, then
+// 51, on 2026-12-05), so batchTime is 25 s over 0.7.
+const (
+	batchTime    = 35 * time.Second
+	warmupLevels = 600
+	minLevels    = 400
+	maxLevels    = 1600
+)
+
+// sizeBatches sets the default batch's size from the warm-up batch's
+// rate, in hundreds of levels.
+func (cl *cluster) sizeBatches(t *testing.T, warmup time.Duration) {
+	rate := warmupLevels / warmup.Seconds()
+	cl.levels = min(maxLevels, max(minLevels, int(rate*batchTime.Seconds())/100*100))
+	t.Logf("warm-up: %d levels in %s (%.0f levels/s): batches of %d levels", warmupLevels,
+		warmup.Round(100*time.Millisecond), rate, cl.levels)
+}
+
+// levelsOf is the size of fault f's batch (nil: the default).
+func (cl *cluster) levelsOf(f *fault) int {
+	if f == nil || f.size == 0 {
+		return cl.levels
+	}
+	return int(float64(cl.levels)*f.size) / 100 * 100
+}
 
 // row is what one run of a fault measured.
 type row struct {
@@ -373,29 +406,30 @@ type row struct {
 
 func TestFaultsAcrossHosts(t *testing.T) {
 	cl := startCluster(t)
-	cl.batch(t, nil, 0, 0) // warm-up: the first batch after start is slower and varies
+	// The warm-up: the first batch after start is slower and varies.
+	cl.sizeBatches(t, cl.batch(t, nil, warmupLevels, 0, 0).batchTime)
 	// A batch's time varies by a quarter from one to the next on a
 	// shared machine: the baseline is the faster of two, so that a slow
 	// one does not flatter the faults' ratios.
 	baselines := map[int]time.Duration{}
 	baseline := func(n int) time.Duration {
 		if _, ok := baselines[n]; !ok {
-			none := &fault{name: "none", levels: n}
-			first, second := cl.batch(t, none, 0, 0).batchTime, cl.batch(t, none, 0, 0).batchTime
+			first, second := cl.batch(t, nil, n, 0, 0).batchTime, cl.batch(t, nil, n, 0, 0).batchTime
 			baselines[n] = min(first, second)
 			t.Logf("baseline: %d jobs in %s (the faster of %s and %s)", n, baselines[n].Round(100*time.Millisecond),
 				first.Round(100*time.Millisecond), second.Round(100*time.Millisecond))
 		}
 		return baselines[n]
 	}
-	baseline(levels)
+	baseline(cl.levels)
 	var rows []row
 	for _, f := range faults() {
 		for run := 1; run <= 2; run++ {
 			f, w := f, run%len(cl.hosts)
-			base := baseline(cmp.Or(f.levels, levels))
+			n := cl.levelsOf(&f)
+			base := baseline(n)
 			ok := t.Run(fmt.Sprintf("%s/%d", f.name, run), func(t *testing.T) {
-				r := cl.batch(t, &f, w, base)
+				r := cl.batch(t, &f, n, w, base)
 				r.baseline = base
 				rows = append(rows, r)
 			})
@@ -422,19 +456,12 @@ func TestFaultsAcrossHosts(t *testing.T) {
 	t.Log(b.String())
 }
 
-// batch runs a batch with fault f made to worker w at a fifth of it (nil,
-// or a fault named "none": no fault, f.levels levels), and checks and
-// measures it. A batch over 1.5× base (0: none) logs its last jobs and the
-// workers' warnings, as every batch over 20 s does with HOSTS_DEBUG set.
-func (cl *cluster) batch(t *testing.T, f *fault, w int, base time.Duration) row {
+// batch runs a batch of n levels with fault f made to worker w at a fifth
+// of it (nil: no fault), and checks and measures it. A batch over 1.5× base
+// (0: none) logs its last jobs and the workers' warnings, as every batch
+// over 20 s does with HOSTS_DEBUG set.
+func (cl *cluster) batch(t *testing.T, f *fault, n, w int, base time.Duration) row {
 	t.Helper()
-	n := levels
-	if f != nil && f.levels > 0 {
-		n = f.levels
-	}
-	if f != nil && f.name == "none" {
-		f = nil
-	}
 	start := time.Now()
 	id := faultstest.TwoendsBatchFrom(t, cl.c, n, 4000, cl.first)
 	cl.first += n // no level of one batch is in another (it would be solved at once)
