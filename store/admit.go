@@ -52,7 +52,7 @@ const waitingBound = 4096
 // does, AdmitBulk returns nothing and ok false.
 func (s *Store) AdmitBulk(ctx context.Context, by string, share func([]BulkDemand) map[int64]int) (jobs []LiveJob, batches []LiveBatch, ok bool, err error) {
 	err = pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(admitLock)).Scan(&ok); err != nil || !ok {
+		if err := tx.QueryRow(ctx, tryLockSQL, int64(admitLock)).Scan(&ok); err != nil || !ok {
 			return err
 		}
 		demand, err := bulkDemand(ctx, tx)

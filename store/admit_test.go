@@ -3,6 +3,7 @@ package store_test
 import (
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -172,5 +173,54 @@ func TestAdmitBulk(t *testing.T) {
 	})
 	if err != nil || len(got) != 1 || got[0].Project != a.ID {
 		t.Fatalf("demand after B's batch ended: %+v (%v), want A's only", got, err)
+	}
+}
+
+// TestAdmissionLockOutlivesNoStalledHolder: a dispatcher that stops in the
+// middle of its admission transaction (a process cut off from PostgreSQL
+// there, which keeps its connection open) holds the admission lock only
+// until PostgreSQL ends its idle session, about 5 s; then another
+// dispatcher admits. Without the bound the others skip their turn for as
+// long as the connection lives: hours.
+func TestAdmissionLockOutlivesNoStalledHolder(t *testing.T) {
+	t.Parallel()
+	st, ctx := setup(t)
+	bulkBatch(t, st, store.DefaultProject, store.BundleSize, 0)
+	stalled, resume := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	defer once.Do(func() { close(resume) }) // on failure too: the store's Close waits for it
+	firstDone := make(chan error, 1)
+	go func() {
+		_, _, _, err := st.AdmitBulk(ctx, "cut-off", func([]store.BulkDemand) map[int64]int {
+			close(stalled)
+			<-resume // the process goes no further while the lock is held
+			return nil
+		})
+		firstDone <- err
+	}()
+	<-stalled
+	start := time.Now()
+	for {
+		_, batches, ok, err := st.AdmitBulk(ctx, "live", func(d []store.BulkDemand) map[int64]int {
+			return map[int64]int{d[0].Project: d[0].Waiting}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			if len(batches) != 1 {
+				t.Fatalf("admitted %d batches, want the one", len(batches))
+			}
+			break
+		}
+		if time.Since(start) > time.Minute {
+			t.Fatal("the stalled dispatcher still holds the admission lock after a minute")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Logf("admitted %s after the other dispatcher stalled", time.Since(start).Round(100*time.Millisecond))
+	once.Do(func() { close(resume) })
+	if err := <-firstDone; err == nil {
+		t.Fatal("the stalled dispatcher's transaction committed after its session was ended")
 	}
 }

@@ -31,7 +31,7 @@ func (s *Store) CompactCounts(ctx context.Context, limit int) (int, error) {
 	var folded int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var mine bool
-		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(compactLock)).Scan(&mine); err != nil || !mine {
+		if err := tx.QueryRow(ctx, tryLockSQL, int64(compactLock)).Scan(&mine); err != nil || !mine {
 			return err
 		}
 		if err := tx.QueryRow(ctx, `

@@ -598,7 +598,7 @@ const levelRest = 10 * time.Millisecond
 func (c *collector) txRest(ctx context.Context, rest time.Duration, fn func(pgx.Tx) error) error {
 	err := pgx.BeginFunc(ctx, c.s.pool, func(tx pgx.Tx) error {
 		var mine bool
-		if err := tx.QueryRow(ctx, `SELECT pg_try_advisory_xact_lock($1)`, int64(gcLock)).Scan(&mine); err != nil {
+		if err := tx.QueryRow(ctx, tryLockSQL, int64(gcLock)).Scan(&mine); err != nil {
 			return err
 		}
 		if !mine {

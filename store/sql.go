@@ -29,6 +29,19 @@ const (
 	// write `verdict IN ` + definitiveVerdicts.
 	definitiveVerdicts = "('" + string(solver.Solved) + "', '" + string(solver.Unsolvable) + "')"
 
+	// tryLockSQL takes the advisory lock $1 for the transaction if it is
+	// free (one column, true if taken), and makes PostgreSQL end the
+	// session should the transaction sit idle between two statements for
+	// more than 5 s. The locks taken so (admission, garbage collection,
+	// count compaction) make every other process skip its turn while
+	// held, and a process cut off from PostgreSQL in the middle of such a
+	// transaction would otherwise hold the lock until its connection is
+	// found dead: hours without keepalives, during which no dispatcher
+	// admits bulk work. Transaction-local (set_config's third argument),
+	// so it works behind PgBouncer in transaction mode.
+	tryLockSQL = `SELECT pg_try_advisory_xact_lock($1)
+		FROM (SELECT set_config('idle_in_transaction_session_timeout', '5s', true)) AS idle_timeout`
+
 	// insertResults starts every INSERT INTO results; the caller appends
 	// the SELECT or VALUES in this column order.
 	insertResults = `INSERT INTO results
