@@ -69,6 +69,13 @@ type Options struct {
 	// Resume is a blob earlier handed to Checkpoint for the same level and
 	// solver version. The solver continues from it.
 	Resume []byte
+	// Threads is how many cores the search may use at once (0 and 1: one).
+	// A kind that cannot use more ignores it; sheep runs a second search
+	// beside the first on hard levels (a portfolio), the first to decide
+	// winning. It never changes what a verdict means, only how soon it
+	// comes; a search with a node budget uses one core, so that its result
+	// stays a function of the level and the budget.
+	Threads int
 }
 
 // Stats describe the work a solve did. Nodes and ElapsedMS continue across

@@ -27,7 +27,13 @@ func (w *Worker) playouts(job *int) int {
 // solves compete with playouts. The figures do not depend on it (playout
 // i has its own seed), only their speed does. Cores, not GOMAXPROCS: the
 // worker raises GOMAXPROCS above the CPU count for its slots' sake.
-func (w *Worker) playoutWorkers() int {
+func (w *Worker) playoutWorkers() int { return w.freeCores() }
+
+// freeCores is how many cores the jobs solving in this process leave to
+// the one starting now, at least one: its search threads
+// (solver.Options.Threads: a sheep level on an idle worker gets a second
+// search beside its own) and its playouts.
+func (w *Worker) freeCores() int {
 	others := int(w.solving.Load()) - 1
 	return max(1, cores()-max(others, 0))
 }

@@ -86,6 +86,7 @@ func (w *Worker) request(job store.RunnableJob) solveproc.Request {
 		Resume:          job.Checkpoint,
 		Playouts:        w.playouts(job.Playouts),
 		PlayoutWorkers:  w.playoutWorkers(),
+		Threads:         w.freeCores(),
 	}
 }
 

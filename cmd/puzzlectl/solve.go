@@ -82,6 +82,9 @@ func solveAll(ctx context.Context, reg *solver.Registry, levels []level, opts so
 		done[i] = make(chan struct{})
 	}
 	next := make(chan int)
+	// Fewer levels than cores: each gets its share of them (a sheep level
+	// runs a second search beside its own, solver.Options.Threads).
+	opts.Threads = max(1, runtime.GOMAXPROCS(0)/max(len(levels), 1))
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {

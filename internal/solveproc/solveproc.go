@@ -37,6 +37,8 @@ type Request struct {
 	// PlayoutWorkers goroutines.
 	Playouts       int `json:"playouts"`
 	PlayoutWorkers int `json:"playout_workers"`
+	// Threads is how many cores the search may use (solver.Options.Threads).
+	Threads int `json:"threads,omitempty"`
 }
 
 // ErrFinal marks failures that a retry cannot fix: a kind this build does
@@ -72,6 +74,7 @@ func RunKind(ctx context.Context, kind solver.Kind, req Request, checkpoint func
 		CheckpointEvery: req.CheckpointEvery,
 		Checkpoint:      checkpoint,
 		Resume:          req.Resume,
+		Threads:         req.Threads,
 	}
 	res, err := kind.Solve(ctx, lvl, opts)
 	if err != nil && opts.Resume != nil && ctx.Err() == nil {

@@ -108,7 +108,9 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/10, with sheep/9 (sheep9ScheduleFor:
+// budget instead), with sheep/10, with sheep/10 on two cores (sheep10x2:
+// Solve with Threads 2, its portfolio; under a node budget it is sheep/10),
+// with sheep/9 (sheep9ScheduleFor:
 // without the beams of 1000, deferred beams at 4M nodes), with sheep/8
 // (sheep8ScheduleFor: sheep/9 without retrograde proofs), with sheep/7 (sheep7ScheduleFor: sheep/8 with
 // sheep/7's beams) and with sheep/2 (sheep2Schedule: its schedule and
@@ -140,9 +142,11 @@ func BenchmarkDeals(b *testing.B) {
 			deals = append(deals, d)
 		}
 		for _, sv := range []struct {
-			name  string
-			sched func(*Level) schedule
-		}{{"sheep10", scheduleFor}, {"sheep9", sheep9ScheduleFor}, {"sheep8", sheep8ScheduleFor}, {"sheep7", sheep7ScheduleFor}, {"sheep2", sheep2ScheduleFor}} {
+			name    string
+			sched   func(*Level) schedule
+			threads int // 2: Solve's portfolio (a time budget only)
+		}{{"sheep10", scheduleFor, 1}, {"sheep10x2", scheduleFor, 2}, {"sheep9", sheep9ScheduleFor, 1}, {"sheep8", sheep8ScheduleFor, 1},
+			{"sheep7", sheep7ScheduleFor, 1}, {"sheep2", sheep2ScheduleFor, 1}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -151,6 +155,9 @@ func BenchmarkDeals(b *testing.B) {
 					for k, d := range deals {
 						start := time.Now()
 						res, err := solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
+						if sv.threads > 1 {
+							res, err = Solve(context.Background(), d, solver.Options{Budget: budget, Threads: sv.threads})
+						}
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -167,7 +174,10 @@ func BenchmarkDeals(b *testing.B) {
 								best = fmt.Sprintf(", best line clears %v of %v", res.Details["cleared"], res.Details["tiles"])
 							}
 							// stderr, not b.Logf: a benchmark's log is cut after 10 lines
-							fmt.Fprintf(os.Stderr, "%s deal %d: %s %s %d nodes %.1f ms%s\n", name, numbers[k], res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000, best)
+							if w, ok := res.Details["portfolio"]; ok {
+								best += fmt.Sprintf(", decided by %v", w)
+							}
+							fmt.Fprintf(os.Stderr, "%s %s deal %d: %s %s %d nodes %.1f ms%s\n", name, sv.name, numbers[k], res.Verdict, res.Proof, res.Stats.Nodes, float64(took.Microseconds())/1000, best)
 						}
 						switch res.Verdict {
 						case solver.Solved:

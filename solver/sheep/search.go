@@ -90,6 +90,11 @@ type schedule struct {
 	// tableMax caps the dead-state table's entries (0: tableBytes
 	// decides); tests set it small to make the table evict.
 	tableMax int
+	// exactOrder seeds the move order of the unlimited pass (board.score;
+	// 0: the plain order). A portfolio's helper (portfolio.go) takes
+	// another order than the own search's, so that the two exact passes
+	// differ; any order keeps the pass exhaustive.
+	exactOrder int
 }
 
 // newTable is a fresh dead-state table for pass p. The unlimited pass of
@@ -170,10 +175,10 @@ func (sc schedule) limit(p int) int64 {
 }
 
 // order is the move-ordering seed of pass p (board.score): 0, the plain
-// order, for the first and the last pass.
+// order, for the first pass, and exactOrder for the last.
 func (sc schedule) order(p int) int {
 	if p > sc.restarts {
-		return 0
+		return sc.exactOrder
 	}
 	return p
 }

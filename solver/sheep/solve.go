@@ -11,9 +11,14 @@ import (
 // Solve decides l exactly: solved with a plan, unsolvable with a proof, or
 // unknown when the budget or ctx ran out (then Plan is the best partial
 // line). On ctx cancellation the partial result comes with an error
-// wrapping ctx.Err().
+// wrapping ctx.Err(). With opts.Threads ≥ 2, a large level without a node
+// budget gets a second search on another core (portfolio.go).
 func Solve(ctx context.Context, l *Level, opts solver.Options) (solver.Result, error) {
-	return solveWith(ctx, l, opts, scheduleFor(l))
+	sched := scheduleFor(l)
+	if opts.Threads >= 2 && opts.Budget.MaxNodes == 0 && len(l.tiles) > exhaustFirstTiles {
+		return solvePortfolio(ctx, l, opts, sched, helperSchedule, portfolioAfter)
+	}
+	return solveWith(ctx, l, opts, sched)
 }
 
 // solveWith is Solve with a given pass schedule (tests use small ones).

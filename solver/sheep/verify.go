@@ -92,7 +92,8 @@ func checkProof(l *Level, proof string, planLen int) error {
 
 // checkDetails accepts the result's numbers as Go ints or as float64 (a
 // result read back from JSON). "ignored_fields" is optional: a level read
-// back from its canonical form no longer knows what its file carried.
+// back from its canonical form no longer knows what its file carried;
+// so is "portfolio", which of two searches decided (portfolio.go).
 func checkDetails(l *Level, d map[string]any, cleared int) error {
 	want := 2
 	if v, ok := d["ignored_fields"]; ok {
@@ -101,8 +102,14 @@ func checkDetails(l *Level, d map[string]any, cleared int) error {
 		}
 		want++
 	}
+	if v, ok := d["portfolio"]; ok {
+		if v != "own" && v != "helper" {
+			return fmt.Errorf("sheep: details.portfolio = %v, want own or helper", v)
+		}
+		want++
+	}
 	if len(d) != want {
-		return fmt.Errorf("sheep: details must hold tiles, cleared and optionally ignored_fields, got %v", d)
+		return fmt.Errorf("sheep: details must hold tiles, cleared and optionally ignored_fields and portfolio, got %v", d)
 	}
 	if v, ok := solver.DetailInt(d["tiles"]); !ok || v != int64(len(l.tiles)) {
 		return fmt.Errorf("sheep: details.tiles = %v, level has %d", d["tiles"], len(l.tiles))

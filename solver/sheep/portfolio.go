@@ -1,0 +1,134 @@
+package sheep
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// A portfolio puts a second core on one hard level (issue 34: a designer
+// checking one level waits for that one level). Beside the level's own
+// search (scheduleFor) a helper search runs another schedule
+// (helperSchedule): beams the own schedule does not run or runs late,
+// then an exact pass in another move order. The first of the two to
+// decide ends both.
+//
+// Sound because each search is: either alone is complete (its last pass
+// is unlimited) and sound (a win is a line, replayed by finish before it
+// is returned; unsolvable is a proof of that search's own), and the two
+// share no state. So the verdict is the one either would give with time
+// enough, whichever comes first; only how soon changes.
+//
+// What stays as it was: the own search checkpoints as alone (the helper
+// keeps nothing: a resumed job starts its helper afresh), and a budget or
+// a ctx that ends ends both. A node budget keeps one core (Solve), so a
+// result under one stays a function of the level and the budget.
+
+// portfolioAfter is how long the own search runs alone before the helper
+// starts: most levels are decided in milliseconds (realistic ones in a
+// few hundred nodes of pass 0; the game's deals at the median in about
+// 0.5 s), and a job of a worker's bundle moves to a solve process after
+// 5 ms of CPU (worker.InProcessSlice), so a helper started at once would
+// mostly be started for nothing.
+const portfolioAfter = 100 * time.Millisecond
+
+// helperBeams are the helper's beams, every one ungated: first beams of
+// 1000 with the dig weights the own schedule lacks (on capture-264 deals
+// that sheep/9 left unknown at 10 s, dig 300 or 600 wins deal 11 within
+// 1.8M nodes, 60 or 600 wins 811, 10 and 60 win others; noise 20000 won
+// 457; docs/sheep.md, "Beams of 1000"), then the wide beams that the own
+// schedule defers behind its gate or runs only after 1M nodes of its
+// exact pass.
+var helperBeams = []beamRun{
+	{width: 1000, dig: 600, perParent: 2},
+	{width: 1000, dig: 300, perParent: 2},
+	{width: 1000, dig: 60, perParent: 2},
+	{width: 1000, dig: 10, perParent: 2},
+	{width: 1000, dig: 100, perParent: 2, noise: 20000, seed: 11},
+	{width: 2000, dig: 200},
+	{width: 4000, dig: 400, perParent: 2, noise: 300, seed: 3},
+	{width: 4000, dig: 200, perParent: 2},
+	{width: 8000, dig: 200, perParent: 2},
+}
+
+// helperSchedule is the helper's: a short pass 0 (the beams run after a
+// limited pass 0), the beams, no restarts, then the unlimited pass in the
+// move order of seed helperOrder, so that its exact pass does not repeat
+// the own search's step for step.
+var helperSchedule = schedule{first: 1 << 12, beams: helperBeams, exactOrder: helperOrder}
+
+// helperOrder seeds the helper's exact pass (board.score); any seed past
+// the restarts' 1..restarts would do.
+const helperOrder = 1001
+
+// errDecided ends the other search of a portfolio once one decided.
+var errDecided = errors.New("sheep: the other search of the portfolio decided")
+
+// solvePortfolio is solveWith(own) with a helper search, solveWith(helper),
+// on a second core from after on (see above).
+func solvePortfolio(ctx context.Context, l *Level, opts solver.Options, own, helper schedule, after time.Duration) (solver.Result, error) {
+	return portfolio(ctx, opts,
+		func(ctx context.Context, opts solver.Options) (solver.Result, error) {
+			return solveWith(ctx, l, opts, own)
+		},
+		func(ctx context.Context) (solver.Result, error) { return solveWith(ctx, l, solver.Options{}, helper) },
+		after)
+}
+
+// portfolio runs own with opts, and helper from after on while own runs.
+// The result is the first definitive one, with the nodes of both searches
+// and details.portfolio saying whose it is ("own" or "helper"; absent when
+// the helper never started); when neither decides it is own's.
+func portfolio(ctx context.Context, opts solver.Options,
+	own func(context.Context, solver.Options) (solver.Result, error),
+	helper func(context.Context) (solver.Result, error), after time.Duration) (solver.Result, error) {
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	type ended struct {
+		res solver.Result
+		err error
+	}
+	helped := make(chan ended, 1)
+	var helperWon atomic.Bool
+	timer := time.AfterFunc(after, func() {
+		res, err := helper(ctx)
+		if err == nil && res.Verdict.Definitive() {
+			helperWon.Store(true)
+			stop(errDecided)
+		}
+		helped <- ended{res, err}
+	})
+	ownOpts := opts
+	if opts.Checkpoint != nil {
+		// The own search writes a last checkpoint when it stops; once the
+		// helper decided, the job ends with its result instead.
+		ownOpts.Checkpoint = func(blob []byte) {
+			if !helperWon.Load() {
+				opts.Checkpoint(blob)
+			}
+		}
+	}
+	res, err := own(ctx, ownOpts)
+	if timer.Stop() {
+		return res, err // the helper never started
+	}
+	stop(errDecided) // own decided, its budget ran out or the caller's ctx ended
+	h := <-helped
+	// Own's time and checkpoints span the job (resumes included); the
+	// nodes are both searches' work.
+	stats := res.Stats
+	stats.Nodes += h.res.Stats.Nodes
+	whose := "own"
+	if helperWon.Load() && !(err == nil && res.Verdict.Definitive()) {
+		stats.Depth = h.res.Stats.Depth
+		res, err, whose = h.res, nil, "helper"
+	}
+	res.Stats = stats
+	if res.Details != nil {
+		res.Details["portfolio"] = whose
+	}
+	return res, err
+}

@@ -1,0 +1,79 @@
+package worker_test
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/puzzled/puzzled/jobtype"
+	"github.com/puzzled/puzzled/queue"
+	"github.com/puzzled/puzzled/solver"
+	"github.com/puzzled/puzzled/solver/kinds"
+	"github.com/puzzled/puzzled/solver/sheep"
+	"github.com/puzzled/puzzled/store"
+	"github.com/puzzled/puzzled/store/storetest"
+	"github.com/puzzled/puzzled/worker"
+)
+
+// TestOneJobSearchesOnEveryCore: an idle worker gives its one job the
+// machine's cores (solver.Options.Threads). Deal 11 of the game's layout
+// capture-264, which sheep's own search decides only after a deferred
+// beam (5.8M nodes), is then won by the second search that runs beside it
+// (solver/sheep portfolio.go), and the stored result says so; on a
+// machine of one core the job searches alone.
+func TestOneJobSearchesOnEveryCore(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	layout, err := os.ReadFile("../solver/sheep/testdata/capture-264.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := sheep.Parse(layout)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deal, err := sheep.DealNumber(l, 1, 11, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := kinds.Registry()
+	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: []store.Level{storetest.Level("sheep", deal.Canonical())},
+		Priority: jobtype.Bulk, MaxAttempts: 1, Budget: solver.Budget{MaxMS: 120_000}, Versions: map[string]string{"sheep": sheep.New().Version()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := worker.New(worker.Config{Store: e.st, Registry: reg, CancelPoll: 50 * time.Millisecond, DifficultyPlayouts: -1})
+	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 2, Dispatcher: d})
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}()
+	e.waitBatch(t, id, 3*time.Minute)
+	var res *store.Result
+	if err := e.st.BatchResults(t.Context(), id, func(r store.BatchResult) error {
+		res = r.Result
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if res == nil || res.Verdict != solver.Solved {
+		t.Fatalf("result %+v, want solved", res)
+	}
+	want := "helper"
+	if min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) < 2 {
+		want = "" // one core: no second search
+	}
+	if got, _ := res.Details["portfolio"].(string); got != want {
+		t.Fatalf("details %v: decided by %q, want %q", res.Details, got, want)
+	}
+	t.Logf("solved in %d ms, %d nodes of both searches", res.Stats.ElapsedMS, res.Stats.Nodes)
+}
