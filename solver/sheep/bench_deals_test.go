@@ -154,9 +154,12 @@ func BenchmarkDeals(b *testing.B) {
 					var unknown []string
 					for k, d := range deals {
 						start := time.Now()
-						res, err := solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
+						var res solver.Result
+						var err error
 						if sv.threads > 1 {
 							res, err = Solve(context.Background(), d, solver.Options{Budget: budget, Threads: sv.threads})
+						} else {
+							res, err = solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
 						}
 						if err != nil {
 							b.Fatal(err)

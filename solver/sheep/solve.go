@@ -3,6 +3,7 @@ package sheep
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/puzzled/puzzled/solver"
@@ -47,7 +48,12 @@ func solveWith(ctx context.Context, l *Level, opts solver.Options, sched schedul
 	case outRetro:
 		return finish(l, m, solver.Unsolvable, retroProof(s.retroLeft), s.best)
 	}
-	m.Checkpoint(s.encode())
+	// The last checkpoint, for a resume; encoding the dead states costs up
+	// to seconds, so not when no one takes it (a portfolio's helper, a
+	// benchmark) or when the portfolio's other search decided.
+	if opts.Checkpoint != nil && !errors.Is(context.Cause(ctx), errDecided) {
+		m.Checkpoint(s.encode())
+	}
 	res, err := finish(l, m, solver.Unknown, "", s.best)
 	if err != nil {
 		return res, err
