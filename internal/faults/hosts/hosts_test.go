@@ -356,13 +356,13 @@ func faults() []fault {
 // longer sets a larger batch (fault.size), weighed against a baseline
 // batch of its size.
 //
-// Its size in levels comes from the rate of the warm-up batch
-// (warmupLevels) times batchTime, so that the suite takes as long on a slow machine as on
-// a fast one: a fixed 1,600 levels took 20–30 s on the 2-CPU VM of early
-// December and 60–80 s on the slower one of 2026-12-05, where the suite
-// took 48 minutes instead of 18. maxLevels keeps the size that VM was
-// checked with; minLevels keeps a batch many bundles long (64 jobs each)
-// on the slowest machine. The warm-up, the first batch after start, runs
+// Its size in levels is the rate of the warm-up batch (warmupLevels)
+// times batchTime, so that the suite takes as long on a slow machine as
+// on a fast one: a fixed 1,600 levels took 20–30 s on the 2-CPU VM of
+// early December and 60–80 s on the slower one of 2026-12-05, where the
+// suite took 48 minutes instead of 18. maxLevels keeps the size the
+// suite was checked with on the first; minLevels keeps a batch many
+// bundles long (64 jobs each) on the slowest machine. The warm-up, the first batch after start, runs
 // at about 0.7 times the rate of the batches after it (35 levels/s, then
 // 51, on 2026-12-05), so batchTime is 25 s over 0.7.
 const (
