@@ -42,19 +42,7 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := worker.New(worker.Config{Store: e.st, Registry: reg, CancelPoll: 50 * time.Millisecond, DifficultyPlayouts: 200})
-	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 2, Dispatcher: d})
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	serveRealKinds(t, e, 200)
 	e.waitBatch(t, id, time.Minute)
 
 	var results []store.BatchResult
@@ -103,4 +91,24 @@ func TestDifficultyStoredWithTheResult(t *testing.T) {
 		rd.Hardest[0].JobID != results[0].JobID || *rd.Hardest[0].Score != *figs[0].Score {
 		t.Fatalf("report difficulty %+v, want the solved zuma level with score %d", rd, *figs[0].Score)
 	}
+}
+
+// serveRealKinds runs a worker of the real kinds (playouts per player of
+// the difficulty figures: -1 none) with a dispatcher of its own, two
+// slots, until the test ends.
+func serveRealKinds(t *testing.T, e *env, playouts int) {
+	t.Helper()
+	w := worker.New(worker.Config{Store: e.st, Registry: kinds.Registry(), CancelPoll: 50 * time.Millisecond, DifficultyPlayouts: playouts})
+	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 2, Dispatcher: d})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
 }

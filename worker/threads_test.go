@@ -1,20 +1,16 @@
 package worker_test
 
 import (
-	"context"
 	"os"
 	"runtime"
 	"testing"
 	"time"
 
 	"github.com/puzzled/puzzled/jobtype"
-	"github.com/puzzled/puzzled/queue"
 	"github.com/puzzled/puzzled/solver"
-	"github.com/puzzled/puzzled/solver/kinds"
 	"github.com/puzzled/puzzled/solver/sheep"
 	"github.com/puzzled/puzzled/store"
 	"github.com/puzzled/puzzled/store/storetest"
-	"github.com/puzzled/puzzled/worker"
 )
 
 // TestOneJobSearchesOnEveryCore: an idle worker gives its one job the
@@ -38,25 +34,12 @@ func TestOneJobSearchesOnEveryCore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg := kinds.Registry()
 	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: []store.Level{storetest.Level("sheep", deal.Canonical())},
 		Priority: jobtype.Bulk, MaxAttempts: 1, Budget: solver.Budget{MaxMS: 120_000}, Versions: map[string]string{"sheep": sheep.New().Version()}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := worker.New(worker.Config{Store: e.st, Registry: reg, CancelPoll: 50 * time.Millisecond, DifficultyPlayouts: -1})
-	d := queue.NewDispatcher(queue.DispatcherConfig{Store: e.st, Client: e.qc, Poll: 20 * time.Millisecond})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- worker.Serve(ctx, w, worker.ServeConfig{Redis: e.redis, Concurrency: 2, Dispatcher: d})
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Error(err)
-		}
-	}()
+	serveRealKinds(t, e, -1)
 	e.waitBatch(t, id, 3*time.Minute)
 	var res *store.Result
 	if err := e.st.BatchResults(t.Context(), id, func(r store.BatchResult) error {
