@@ -90,6 +90,7 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
 	})
 	raiseMaxProcs(cfg, logger)
+	tuneGC(logger)
 	logger.Info("worker started", slog.Int("concurrency", cfg.concurrency), slog.Int("interactive_slots", cfg.interactive),
 		slog.String("bulk_priority", cfg.bulkPriority), slog.Bool("bulk_yield", cfg.bulkYield && pool != nil), slog.String("worker_id", w.Owner().ID))
 	hookCtx, stopWebhooks := context.WithCancel(ctx)
