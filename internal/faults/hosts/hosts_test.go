@@ -398,10 +398,16 @@ type row struct {
 	// faulted worker held at the fault finished, from the fault and from
 	// its end (a kill or a SIGTERM ends at once).
 	waitAfterFault, waitAfterHeal time.Duration
-	batchTime                     time.Duration // submission to the last job finished
-	baseline                      time.Duration // a batch of its size without a fault
-	shutdown                      time.Duration
-	lasted                        time.Duration // from when the fault was in effect to its heal's end
+	// stall: the longest time after the fault ended in which no job of
+	// the batch finished while some were left (from the end to the first
+	// finish, or between two). It sees what the wait of the faulted
+	// worker's jobs does not: a server's restart faults no one worker,
+	// and every job may wait on it.
+	stall     time.Duration
+	batchTime time.Duration // submission to the last job finished
+	baseline  time.Duration // a batch of its size without a fault
+	shutdown  time.Duration
+	lasted    time.Duration // from when the fault was in effect to its heal's end
 }
 
 func TestFaultsAcrossHosts(t *testing.T) {
@@ -439,7 +445,7 @@ func TestFaultsAcrossHosts(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n| fault | lasted | jobs done | results per job | fenced writes refused | worst wait of an affected job after the fault (after it ended) | batch time (× a batch of its size without a fault) | shutdown |\n|---|---|---|---|---|---|---|---|\n")
+	fmt.Fprintf(&b, "\n| fault | lasted | jobs done | results per job | fenced writes refused | worst wait of an affected job after the fault (after it ended) | longest stall after it ended | batch time (× a batch of its size without a fault) | shutdown |\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		shutdown := "–"
 		if r.shutdown > 0 {
@@ -449,8 +455,8 @@ func TestFaultsAcrossHosts(t *testing.T) {
 		if r.lasted > 0 {
 			lasted = fmt.Sprintf("%.1f s", r.lasted.Seconds())
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %d | %.1f s (%.1f s) | %.1f s (%.2f×) | %s |\n", r.fault, lasted, r.jobs, float64(r.results)/float64(r.jobs),
-			r.fenced, r.waitAfterFault.Seconds(), r.waitAfterHeal.Seconds(), r.batchTime.Seconds(),
+		fmt.Fprintf(&b, "| %s | %s | %d | %.2f | %d | %.1f s (%.1f s) | %.1f s | %.1f s (%.2f×) | %s |\n", r.fault, lasted, r.jobs, float64(r.results)/float64(r.jobs),
+			r.fenced, r.waitAfterFault.Seconds(), r.waitAfterHeal.Seconds(), r.stall.Seconds(), r.batchTime.Seconds(),
 			r.batchTime.Seconds()/r.baseline.Seconds(), shutdown)
 	}
 	t.Log(b.String())
@@ -522,6 +528,7 @@ func (cl *cluster) batch(t *testing.T, f *fault, n, w int, base time.Duration) r
 		if f.heal == nil {
 			healed = faultAt
 		}
+		r.stall = cl.longestStall(t, id, healed)
 		if len(held) > 0 {
 			last := cl.lastFinished(t, `id = ANY ($1)`, held)
 			r.waitAfterFault, r.waitAfterHeal = max(0, last.Sub(faultAt)), max(0, last.Sub(healed))
@@ -611,6 +618,24 @@ func (cl *cluster) dumpHeld(t *testing.T, held []int64, start, faultAt time.Time
 			t.Logf("faulted worker: %s", l)
 		}
 	}
+}
+
+// longestStall is the longest time from since on in which no job of the
+// batch finished while some were left: from since to the first finish
+// after it, or between two finishes.
+func (cl *cluster) longestStall(t *testing.T, batch int64, since time.Time) time.Duration {
+	t.Helper()
+	var stall time.Duration
+	if err := faultstest.DBConn(t, cl.pg.URL()).QueryRow(t.Context(), `
+		SELECT coalesce(max(gap), '0') FROM (
+			SELECT at - lag(at) OVER (ORDER BY at) AS gap FROM (
+				SELECT finished_at AS at FROM jobs WHERE batch_id = $1 AND finished_at > $2
+				UNION ALL SELECT $2
+			) f
+		) g`, batch, since).Scan(&stall); err != nil {
+		t.Fatal(err)
+	}
+	return stall
 }
 
 // lastFinished is when the last of the jobs that cond selects ($1: arg)
