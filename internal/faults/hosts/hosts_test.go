@@ -8,8 +8,9 @@
 // or fills PostgreSQL's connection table, while a batch runs; after each, every job must be done with
 // exactly one result, and the test logs a table: per fault, the results per
 // job, the writes refused from fenced runs, the worst wait of a job the
-// faulted worker held (after the fault heals, or after a kill), the batch's
-// time against a batch without a fault, and the faulted worker's shutdown
+// faulted worker held (after the fault heals, or after a kill), the longest
+// time after it in which no job of the batch finished, the batch's time
+// against a batch without a fault, and the faulted worker's shutdown
 // time where it was stopped.
 //
 // It runs when PUZZLED_TEST_HOSTS=1 (.ci/run sets it, with a timeout of
