@@ -142,6 +142,94 @@ func TestDispatcherEnqueuesEachCarrierOnceAndSweepsAfterAFlush(t *testing.T) {
 	}
 }
 
+// Issue 30: after Redis lost its data, one dispatcher sweeps every live
+// job and batch stamped before it noticed. Another dispatcher's admission
+// of more bundles of a bulk batch between the two must not hide the
+// bundles admitted before the loss from that sweep: in the multi-host
+// suite they waited a whole Stale (a minute) for a task.
+func TestDispatcherSweepFindsBundlesAdmittedBeforeTheLoss(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	e.batch(t, 8*BundleSize)
+	a := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc})
+	b := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc})
+	// A's first round claims the batch and admits as many bundles as a
+	// dispatcher that knows no rate yet does (minAhead).
+	if _, err := a.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	first := e.pending(t, Bulk)
+	if len(first) != minAhead {
+		t.Fatalf("bulk tasks after the first round %v, want %d", first, minAhead)
+	}
+	if err := e.rdb.FlushDB(t.Context()).Err(); err != nil {
+		t.Fatal(err)
+	}
+	// A notices the loss (its round's RedisLost), and before its round
+	// claims anything, B admits more bundles of the batch.
+	time.Sleep(5 * time.Millisecond)
+	if lost, err := e.qc.RedisLost(t.Context()); err != nil || !lost {
+		t.Fatalf("RedisLost after the flush: %v, %v", lost, err)
+	}
+	a.sweepBefore = time.Now()
+	time.Sleep(5 * time.Millisecond)
+	if n, err := b.admitRound(t.Context()); err != nil || n != 1 {
+		t.Fatalf("B's admission: %d batches (%v), want 1", n, err)
+	}
+	if _, err := a.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := e.pending(t, Bulk)
+	for id := range first {
+		if !got[id] {
+			t.Errorf("task %s, admitted before Redis lost its data, is not in Redis after the sweep (tasks %v)", id, got)
+		}
+	}
+	if len(got) != 2*minAhead {
+		t.Errorf("bulk tasks after the sweep %v, want %d: those admitted before the loss and B's", got, 2*minAhead)
+	}
+}
+
+// Issue 30: the jobs of a bundle whose delivery was interrupted (its task
+// retried) resume ahead of all bulk work at the next round, whatever room
+// admission has: after a PostgreSQL outage they waited in admission behind
+// every solo job of their project.
+func TestDispatcherResumesTheJobsOfAnInterruptedBundle(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	batch := e.batch(t, minAhead*BundleSize)
+	d := NewDispatcher(DispatcherConfig{Store: e.st, Client: e.qc})
+	// The first round admits every bundle; the bulk queue is then too
+	// full for admission to give room to anything.
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(e.pending(t, Bulk)); got != minAhead {
+		t.Fatalf("%d bulk tasks after the first round, want %d", got, minAhead)
+	}
+	w := store.Owner{ID: "w", DeadAfter: time.Minute}
+	if err := e.st.Beat(t.Context(), w.ID, "host", 1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := e.st.ClaimBundle(t.Context(), batch, 0, BundleSize, w)
+	if err != nil || len(jobs) != BundleSize {
+		t.Fatalf("bundle 0 claimed %d jobs (%v), want %d", len(jobs), err, BundleSize)
+	}
+	resumed := []int64{jobs[1].ID, jobs[2].ID}
+	if err := e.st.ResumeSolo(t.Context(), w.ID, resumed); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Round(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	got := e.pending(t, Resumed)
+	for _, id := range resumed {
+		if !got[Payload{JobID: id, Recovery: 1}.TaskID()] {
+			t.Errorf("job %d of an interrupted bundle has no resumed task after the next round (resumed tasks %v)", id, got)
+		}
+	}
+}
+
 func TestDispatcherTakesOverTheJobsOfADeadWorker(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -307,7 +395,7 @@ func TestDispatcherRetriesFailedEnqueuesAtOnce(t *testing.T) {
 	defer conn.Close(context.Background())
 	var stampedJobs, stampedBatches int
 	if err := conn.QueryRow(t.Context(), `SELECT
-		(SELECT count(*) FROM jobs WHERE id = $1 AND enqueued_at IS NOT NULL),
+		(SELECT count(*) FROM jobs WHERE id = $1 AND enqueued_at > '-infinity'), -- -infinity: to be sent first
 		(SELECT count(*) FROM batch_dispatch WHERE batch_id = $2 AND enqueued_at IS NOT NULL)`, solo.ID, batch).
 		Scan(&stampedJobs, &stampedBatches); err != nil {
 		t.Fatal(err)

@@ -20,6 +20,14 @@ import (
 // predicates of the indexes jobs_live and jobs_waiting.
 const waitsForAdmission = `(enqueued_at IS NULL AND priority = 'bulk' AND recoveries = 0)`
 
+// handedLongAgo is the enqueued stamp given back to a live job that needs
+// a task again and was admitted already (Unstamp, a dead dispatcher's
+// stamps, a worker's strays): long stale, so that the dispatcher's next
+// ClaimLiveJobs takes it first. NULL would make a bulk job that was never
+// taken back wait for admission again (waitsForAdmission) and count as
+// waiting rather than in flight.
+const handedLongAgo = `'-infinity'::timestamptz`
+
 // waitingJobs is the WHERE clause of the jobs that wait for admission
 // (index jobs_waiting).
 const waitingJobs = travelsAlone + ` AND ` + waitsForAdmission
@@ -147,7 +155,15 @@ func admitJobs(ctx context.Context, tx pgx.Tx, by string, project int64, n int) 
 
 // admitBundles admits up to n of the waiting bundles of project's bulk
 // batches, oldest batch first: it raises each batch's admission mark past
-// them and stamps the batch as handed over.
+// them and names the admitting worker (so that its death unstamps the
+// batch: store.TakeOverJobs). It leaves the batch's enqueued stamp alone:
+// the stamp says when all its admitted bundles were last handed over, and
+// this hands over only the new ones. Moved on at each admission (every few
+// milliseconds while bulk work waits), it hid the bundles admitted before
+// from every later look: after Redis lost its data, a sweep that began
+// just before another dispatcher's admission passed the batch by, and
+// those bundles waited a whole Stale for a task (the multi-host suite's
+// "Redis restart, data lost", issue 30).
 func admitBundles(ctx context.Context, tx pgx.Tx, by string, project int64, n int) ([]LiveBatch, error) {
 	rows, err := tx.Query(ctx, `
 		WITH w AS (
@@ -159,7 +175,7 @@ func admitBundles(ctx context.Context, tx pgx.Tx, by string, project int64, n in
 			SELECT batch_id, array_agg(first_seq ORDER BY first_seq) AS firsts, max(first_seq) AS top
 			FROM w GROUP BY batch_id
 		)
-		UPDATE batch_dispatch d SET admit_below = g.top + 1, enqueued_at = now(), enqueued_by = nullif($3, '')
+		UPDATE batch_dispatch d SET admit_below = g.top + 1, enqueued_by = nullif($3, '')
 		FROM g WHERE d.batch_id = g.batch_id
 		RETURNING d.batch_id, d.priority, d.max_ms, g.firsts`, project, n, by)
 	if err != nil {

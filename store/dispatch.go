@@ -62,14 +62,14 @@ const travelsAlone = `state IN ` + liveStates + ` AND dup_of IS NULL AND (batch_
 // liveJobColumns are the columns of a LiveJob, in order, of jobs j.
 const liveJobColumns = `j.id, j.priority, coalesce(j.max_ms, 0), coalesce(j.batch_id, 0), coalesce(j.seq, 0), j.solo, j.recoveries`
 
-// Unstamp clears the enqueued stamp of jobs and batches whose task could
-// not be handed to asynq after ClaimLiveJobs or ClaimLiveBatches stamped
-// them, so that the dispatcher's next round tries them first rather than
-// after Stale.
+// Unstamp takes back the enqueued stamp of jobs and batches whose task
+// could not be handed to asynq after ClaimLiveJobs, AdmitBulk or
+// ClaimLiveBatches stamped them, so that the dispatcher's next round tries
+// them first rather than after Stale (a job stays admitted: handedLongAgo).
 func (s *Store) Unstamp(ctx context.Context, jobs, batches []int64) error {
 	if _, err := s.pool.Exec(ctx, `
 		WITH j AS (
-			UPDATE jobs SET enqueued_at = NULL WHERE id = ANY ($1) AND enqueued_at IS NOT NULL
+			UPDATE jobs SET enqueued_at = `+handedLongAgo+` WHERE id = ANY ($1) AND enqueued_at IS NOT NULL
 		)
 		`+redispatch("SELECT unnest($2::bigint[])"), jobs, batches); err != nil {
 		return fmt.Errorf("store: unstamp: %w", err)

@@ -252,14 +252,30 @@ func (s *Store) MarkRunning(ctx context.Context, run Run, id int64) error {
 }
 
 // MakeSolo takes live jobs out of the bundle that worker me owns: from now
-// on each travels in a task of its own, which the dispatcher enqueues at
-// its next round. ErrFenced: some were live but their bundle is no longer
-// me's (another worker took it over); the others went solo.
+// on each travels in a task of its own, which the dispatcher enqueues once
+// it is admitted (a bulk job; admit.go: they go first in their project) or
+// at its next round. ErrFenced: some were live but their bundle is no
+// longer me's (another worker took it over); the others went solo.
 func (s *Store) MakeSolo(ctx context.Context, me string, ids []int64) error {
+	return s.makeSolo(ctx, me, ids, "recoveries")
+}
+
+// ResumeSolo is MakeSolo for the jobs of a bundle whose delivery was
+// interrupted (a retried bundle: its worker lost PostgreSQL, or failed, or
+// died in it): like the jobs of a dead worker (TakeOverJobs) they resume
+// ahead of all bulk work (recoveries). As fresh bulk jobs they waited for
+// admission behind every solo job of their project: after a 15 s
+// PostgreSQL outage, 6–20 s (the multi-host suite, issue 30).
+func (s *Store) ResumeSolo(ctx context.Context, me string, ids []int64) error {
+	return s.makeSolo(ctx, me, ids, "recoveries + 1")
+}
+
+// makeSolo is MakeSolo, setting jobs.recoveries to the SQL recoveries.
+func (s *Store) makeSolo(ctx context.Context, me string, ids []int64, recoveries string) error {
 	var fenced int
 	err := s.pool.QueryRow(ctx, `
 		WITH u AS (
-			UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL
+			UPDATE jobs SET solo = true, enqueued_at = NULL, worker_id = NULL, recoveries = `+recoveries+`
 			WHERE id = ANY ($1) AND `+stillLive+` AND `+bundleHolds("$2")+`
 		)
 		SELECT count(*) FROM jobs WHERE id = ANY ($1) AND `+stillLive+` AND NOT `+bundleHolds("$2"), ids, me).Scan(&fenced)

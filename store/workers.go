@@ -80,7 +80,7 @@ const takeOverSQL = `
 		), unstamped AS (
 			-- A job with an owner ran, so its task was made; and a row
 			-- must not be updated by two parts of one statement (alone).
-			UPDATE jobs SET enqueued_at = NULL
+			UPDATE jobs SET enqueued_at = ` + handedLongAgo + `
 			WHERE EXISTS (SELECT 1 FROM gone) AND enqueued_by IN (SELECT id FROM gone) AND worker_id IS NULL
 				AND enqueued_at > now() - $3::interval AND state IN ` + liveStates + ` AND dup_of IS NULL
 		), unstamped_batches AS (
@@ -239,9 +239,10 @@ func (s *Store) ReleaseStrays(ctx context.Context, me string, keep Held) (jobs [
 		), again AS (
 			`+redispatch("SELECT batch_id FROM b")+`
 		), j AS (
-			-- enqueued_at cleared too: the dispatcher enqueues the job again
-			-- at its next round, in case its task was completed meanwhile.
-			UPDATE jobs SET worker_id = NULL, enqueued_at = NULL
+			-- enqueued_at set back too: the dispatcher enqueues the job
+			-- again at its next round, in case its task was completed
+			-- meanwhile (handedLongAgo: it ran, so it was admitted).
+			UPDATE jobs SET worker_id = NULL, enqueued_at = `+handedLongAgo+`
 			WHERE worker_id = $1 AND state IN `+liveStates+` AND id <> ALL ($2)
 			RETURNING id
 		)

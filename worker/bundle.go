@@ -148,9 +148,9 @@ func (b *bundleRun) claim(ctx context.Context, p queue.Payload) error {
 		return err
 	}
 	if n, _ := asynq.GetRetryCount(ctx); n > 0 && len(jobs) > 0 {
-		b.log.Warn("retried bundle split into solo jobs", slog.Int("jobs", len(jobs)))
+		b.log.Warn("retried bundle split into solo jobs; they resume first", slog.Int("jobs", len(jobs)))
 		defer b.w.releaseAll(jobIDs(jobs))
-		return fenceLogged(b.log, b.w.cfg.Store.MakeSolo(ctx, b.w.owner.ID, jobIDs(jobs)))
+		return fenceLogged(b.log, b.w.cfg.Store.ResumeSolo(ctx, b.w.owner.ID, jobIDs(jobs)))
 	}
 	b.jobs = jobs
 	return nil

@@ -323,7 +323,7 @@ func (e *env) jobs(t *testing.T, batchID int64) []jobRow {
 func (e *env) stampedWithoutTask(t *testing.T, batchID int64) []int64 {
 	t.Helper()
 	ids := queryRows(t, e, pgx.RowTo[int64], `
-		SELECT id FROM jobs WHERE batch_id = $1 AND solo AND enqueued_at IS NOT NULL
+		SELECT id FROM jobs WHERE batch_id = $1 AND solo AND enqueued_at > '-infinity' -- -infinity: to be sent first
 			AND state IN ('queued', 'running') ORDER BY id`, batchID)
 	tasks := map[string]bool{}
 	in := e.qc.Inspector()
