@@ -134,7 +134,8 @@ type env struct {
 	// logs has what the test's workers and dispatchers logged, shown
 	// when the test fails.
 	logs    *syncBuffer
-	started int // workers started (startWorker)
+	started int            // workers started (startWorker)
+	last    *worker.Worker // the last of them
 }
 
 // syncBuffer collects log lines from several goroutines.
@@ -235,6 +236,7 @@ func (e *env) startWorkerWith(t *testing.T, concurrency int, srv serving, opts .
 		o(&cfg)
 	}
 	w := worker.New(cfg)
+	e.last = w
 	dc := queue.DispatcherConfig{Store: srv.store, Client: srv.queue, Poll: 20 * time.Millisecond, Logger: log}
 	if srv.takeOver {
 		dc.Owner = w.Owner()

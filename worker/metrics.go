@@ -43,6 +43,14 @@ func (m *Metrics) Solved(kind string, verdict solver.Verdict, elapsed time.Durat
 // Checkpointed records a stored checkpoint.
 func (m *Metrics) Checkpointed(kind string) { m.checkpoints.WithLabelValues(kind).Inc() }
 
+// RegisterReachMetrics exports how many tasks w gave back because it could
+// not reach PostgreSQL (reach.go).
+func RegisterReachMetrics(reg prometheus.Registerer, w *Worker) {
+	reg.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "puzzled_tasks_given_back_total", Help: "Tasks given back to the queue because PostgreSQL was out of reach.",
+	}, func() float64 { return float64(w.GivenBack()) }))
+}
+
 // RegisterYieldMetrics exports how often and how long w's bulk searches
 // yielded to interactive work (Config.YieldToInteractive).
 func RegisterYieldMetrics(reg prometheus.Registerer, w *Worker) {

@@ -52,3 +52,58 @@ func TestWorkerCutOffFromPostgresGivesTasksBack(t *testing.T) {
 		return strings.Contains(e.logs.String(), "PostgreSQL reachable again: taking tasks")
 	})
 }
+
+// A worker cut off from PostgreSQL holds each task it takes for a while
+// before it gives it back, so that it keeps no more of the queue from the
+// workers that reach PostgreSQL than its slots would hold: given back at
+// once, it took and returned the short bulk queue's tasks as fast as Redis
+// answered, and a batch of solo jobs took 3.6× as long beside it.
+func TestCutOffWorkerHoldsWhatItGivesBack(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cutStore, proxy := e.proxiedStore(t)
+	const slots = 4
+	const cutID = "cut-off-worker"
+	e.startWorker(t, slots, neverSlow, func(c *worker.Config) { c.Store, c.ID = cutStore, cutID })
+	cut := e.last
+	conn, err := pgx.Connect(t.Context(), e.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	beatAge := func() time.Duration {
+		var age time.Duration
+		if err := conn.QueryRow(t.Context(), `SELECT now() - heartbeat_at FROM workers WHERE id = $1`, cutID).Scan(&age); err != nil {
+			return -1
+		}
+		return age
+	}
+	waittest.WaitFor(t, time.Minute, "the worker to beat", func() bool { return beatAge() >= 0 })
+	proxy.Cut()
+	// Once it has missed three beats it knows (a task it took before would
+	// wait in its store write, a case of its own).
+	waittest.WaitFor(t, time.Minute, "three beats to be missed", func() bool { return beatAge() > 3500*time.Millisecond })
+	// The other worker sends the rest of each bundle solo once its first
+	// job has run 5 ms: nearly every job travels in a task of its own, as
+	// in a batch of slow levels.
+	e.startWorker(t, 2, slowAfter(5*time.Millisecond))
+	ms := make([]int64, 5*64)
+	for i := range ms {
+		ms[i] = 20
+	}
+	start := time.Now()
+	id := e.batch(t, ms, -1)
+	checkAllDoneOnce(t, e.waitBatch(t, id, time.Minute), 1)
+	elapsed := time.Since(start)
+	const hold = 2 * time.Second // worker.giveBackAfter
+	most := int64(slots * (elapsed/hold + 1))
+	t.Logf("%d jobs in %s; the cut-off worker gave back %d tasks (at most %d)", len(ms), elapsed.Round(time.Millisecond), cut.GivenBack(), most)
+	if cut.GivenBack() == 0 {
+		t.Fatal("the cut-off worker gave back no task: it took none, and the test proves nothing")
+	}
+	if cut.GivenBack() > most {
+		t.Errorf("the cut-off worker gave back %d tasks in %s; holding each for %s on %d slots, at most %d",
+			cut.GivenBack(), elapsed.Round(time.Millisecond), hold, slots, most)
+	}
+	proxy.Heal()
+}

@@ -101,9 +101,11 @@ type Worker struct {
 	// yield stops the bulk searches for interactive work; nil: never.
 	yield *yielder
 	// lastBeat is when the last heartbeat was written (Unix ns), and
-	// givingBack whether tasks are given back meanwhile (reach.go).
+	// givingBack whether tasks are given back meanwhile, givenBack how
+	// many were (reach.go).
 	lastBeat   atomic.Int64
 	givingBack atomic.Bool
+	givenBack  atomic.Int64
 }
 
 type startReply struct {

@@ -86,6 +86,7 @@ func serveWorker(ctx context.Context, cfg config, st *store.Store, qc *queue.Cli
 		DifficultyPlayouts: cfg.playouts, Processes: pool, YieldToInteractive: cfg.bulkYield, DeadAfter: cfg.deadAfter,
 	})
 	worker.RegisterYieldMetrics(reg, w)
+	worker.RegisterReachMetrics(reg, w)
 	d := queue.NewDispatcher(queue.DispatcherConfig{
 		Store: st, Client: qc, Logger: logger, Stale: cfg.staleAfter, Owner: w.Owner(),
 	})
