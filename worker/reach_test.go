@@ -8,20 +8,22 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/worker"
 )
 
-// A worker that reaches Redis but not PostgreSQL gives the tasks it takes
-// back at once, uncounted, for the workers that reach both; it no longer
-// sits on each until its store write times out while they idle (issue 30
-// item 2). Once PostgreSQL is back it says so and takes tasks again.
-func TestWorkerCutOffFromPostgresGivesTasksBack(t *testing.T) {
-	t.Parallel()
-	e := newEnv(t)
+// startCutOffWorker starts a worker of concurrency slots whose store
+// reaches PostgreSQL through a proxy, cuts the proxy once it has beaten,
+// and returns when the worker has missed three beats: it knows it is cut
+// off (a task it took before would wait in its store write, a case of its
+// own).
+func (e *env) startCutOffWorker(t *testing.T, slots int) (*worker.Worker, *envtest.Proxy) {
+	t.Helper()
 	cutStore, proxy := e.proxiedStore(t)
 	const cutID = "cut-off-worker"
-	e.startWorker(t, 4, neverSlow, func(c *worker.Config) { c.Store, c.ID = cutStore, cutID })
+	e.startWorker(t, slots, neverSlow, func(c *worker.Config) { c.Store, c.ID = cutStore, cutID })
+	cut := e.last
 	conn, err := pgx.Connect(t.Context(), e.url)
 	if err != nil {
 		t.Fatal(err)
@@ -37,6 +39,17 @@ func TestWorkerCutOffFromPostgresGivesTasksBack(t *testing.T) {
 	waittest.WaitFor(t, time.Minute, "the worker to beat", func() bool { return beatAge() >= 0 })
 	proxy.Cut()
 	waittest.WaitFor(t, time.Minute, "three beats to be missed", func() bool { return beatAge() > 3500*time.Millisecond })
+	return cut, proxy
+}
+
+// A worker that reaches Redis but not PostgreSQL gives the tasks it takes
+// back at once, uncounted, for the workers that reach both; it no longer
+// sits on each until its store write times out while they idle (issue 30
+// item 2). Once PostgreSQL is back it says so and takes tasks again.
+func TestWorkerCutOffFromPostgresGivesTasksBack(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	_, proxy := e.startCutOffWorker(t, 4)
 
 	e.startWorker(t, 1, neverSlow)
 	start := time.Now()
@@ -61,28 +74,8 @@ func TestWorkerCutOffFromPostgresGivesTasksBack(t *testing.T) {
 func TestCutOffWorkerHoldsWhatItGivesBack(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	cutStore, proxy := e.proxiedStore(t)
 	const slots = 4
-	const cutID = "cut-off-worker"
-	e.startWorker(t, slots, neverSlow, func(c *worker.Config) { c.Store, c.ID = cutStore, cutID })
-	cut := e.last
-	conn, err := pgx.Connect(t.Context(), e.url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	beatAge := func() time.Duration {
-		var age time.Duration
-		if err := conn.QueryRow(t.Context(), `SELECT now() - heartbeat_at FROM workers WHERE id = $1`, cutID).Scan(&age); err != nil {
-			return -1
-		}
-		return age
-	}
-	waittest.WaitFor(t, time.Minute, "the worker to beat", func() bool { return beatAge() >= 0 })
-	proxy.Cut()
-	// Once it has missed three beats it knows (a task it took before would
-	// wait in its store write, a case of its own).
-	waittest.WaitFor(t, time.Minute, "three beats to be missed", func() bool { return beatAge() > 3500*time.Millisecond })
+	cut, proxy := e.startCutOffWorker(t, slots)
 	// The other worker sends the rest of each bundle solo once its first
 	// job has run 5 ms: nearly every job travels in a task of its own, as
 	// in a batch of slow levels.
