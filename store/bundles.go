@@ -92,19 +92,7 @@ func bundleJobs(b, cols string) string {
 // marked running (MarkRunning). Attempts counts the coming one. A bundle
 // that is gone (ended, canceled) has no jobs.
 func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, o Owner) ([]RunnableJob, error) {
-	rows, err := s.pool.Query(ctx, `
-		WITH b AS (
-			UPDATE bundles SET worker_id = $4
-			WHERE batch_id = $1 AND first_seq = $2 AND `+bundleOwnerGone("$4", "$5::interval")+`
-			RETURNING batch_id, first_seq, end_seq
-		)
-		SELECT jobs.id, jobs.kind, l.body, jobs.max_nodes, jobs.max_ms, jobs.difficulty_playouts, jobs.attempts + 1,
-			jobs.max_attempts, c.blob, c.seq, coalesce(jobs.error, '')
-		FROM b JOIN jobs ON jobs.batch_id = b.batch_id AND jobs.seq >= b.first_seq AND jobs.seq < least(b.end_seq, $3)
-		JOIN levels l ON l.hash = jobs.level_hash
-		LEFT JOIN checkpoints c ON c.job_id = jobs.id
-		WHERE `+stillLive+` AND NOT jobs.solo AND jobs.dup_of IS NULL
-		ORDER BY jobs.seq`, batchID, from, to, o.ID, o.DeadAfter)
+	rows, err := s.pool.Query(ctx, claimBundleSQL, batchID, from, to, o.ID, o.DeadAfter)
 	if err != nil {
 		return nil, fmt.Errorf("store: claim bundle: %w", err)
 	}
@@ -114,6 +102,21 @@ func (s *Store) ClaimBundle(ctx context.Context, batchID int64, from, to int32, 
 	}
 	return jobs, nil
 }
+
+// claimBundleSQL is ClaimBundle's statement: $1 batch, [$2, $3) the seq
+// range, $4 the worker, $5 how old a dead worker's beat is.
+var claimBundleSQL = `
+	WITH b AS (
+		UPDATE bundles SET worker_id = $4
+		WHERE batch_id = $1 AND first_seq = $2 AND ` + bundleOwnerGone("$4", "$5::interval") + `
+		RETURNING batch_id, first_seq, end_seq
+	)
+	SELECT jobs.id, jobs.kind, l.body, jobs.max_nodes, jobs.max_ms, jobs.difficulty_playouts, jobs.attempts + 1,
+		jobs.max_attempts, c.blob, c.seq, coalesce(jobs.error, '')
+	FROM b JOIN jobs ON jobs.batch_id = b.batch_id AND jobs.seq >= b.first_seq AND jobs.seq < least(b.end_seq, $3)
+	` + levelAndCheckpoint("jobs") + `
+	WHERE ` + stillLive + ` AND NOT jobs.solo AND jobs.dup_of IS NULL
+	ORDER BY jobs.seq`
 
 // bundleOwnerGone is ownerGone for a bundle row (table bundles).
 func bundleOwnerGone(me, dead string) string {

@@ -16,3 +16,6 @@ var LoneStatsSQL = []string{rawCountsSQL(loneJobs), rawHistsSQL(loneJobs)}
 
 // For TestTakeOverReadsNoJobWhileNoWorkerDied.
 const TakeOverSQL = takeOverSQL
+
+// For TestClaimsReadEachLevelByKey.
+var ClaimBundleSQL, StartJobsSQL = claimBundleSQL, startJobsSQL
