@@ -402,7 +402,7 @@ type LevelListItem struct {
 //
 // A level may come from both (a batch reused it, or a job of it has the
 // label of its own): the union drops the copy. With several labels one job
-// must carry them all: a probe of each level's jobs (jobs_list_level)
+// must carry them all: a probe of each level's jobs (jobs_level, a hash index)
 // checks that; the rarest label should come first.
 func LevelsQuery(f LevelFilter) (string, []any) {
 	if f.Projects != nil {
@@ -494,7 +494,7 @@ func LevelsQuery(f LevelFilter) (string, []any) {
 // scopedLevelsQuery is LevelsQuery for the levels of some projects, so
 // that nothing of another project shows (its labels, its job ids, that it
 // submitted the level, or when): a level's created_at is its first job's
-// among those projects (jobs_list_level), labels match those projects'
+// among those projects (jobs_level, a hash index), labels match those projects'
 // jobs, and its result is the newest definitive one among their jobs. It
 // reads every level and sorts the matches: a cost that grows with all
 // levels, not with the project's (no index leads from a project to its

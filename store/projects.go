@@ -155,7 +155,7 @@ func NotFound(res Resource, key string) error {
 }
 
 // LevelVisible reports whether a job of one of the projects has the level
-// (one probe of jobs_list_level). A nil projects sees every stored level.
+// (one probe of the hash index jobs_level). A nil projects sees every stored level.
 func (s *Store) LevelVisible(ctx context.Context, hash string, projects []int64) (bool, error) {
 	var ok bool
 	err := s.pool.QueryRow(ctx, `SELECT CASE WHEN $2::bigint[] IS NULL
