@@ -310,18 +310,31 @@ func printCPU(before, after map[string]time.Duration, tasks int) {
 	if len(after) == 0 {
 		return
 	}
-	names := slices.Sorted(maps.Keys(after))
-	var total time.Duration
-	line := ""
-	for _, name := range names {
+	perTask := func(d time.Duration) string { return fmt.Sprintf("%.0f", float64(d.Microseconds())/float64(tasks)) }
+	byName := map[string]time.Duration{}
+	var total, postgres time.Duration
+	pgLine := ""
+	for _, name := range slices.Sorted(maps.Keys(after)) {
 		d := after[name] - before[name]
 		if d <= 0 {
 			continue
 		}
 		total += d
-		line += fmt.Sprintf(", %s %.0f", name, float64(d.Microseconds())/float64(tasks))
+		if role, ok := strings.CutPrefix(name, "postgres: "); ok {
+			postgres += d
+			pgLine += ", " + role + " " + perTask(d)
+			name = "postgres"
+		}
+		byName[name] += d
 	}
-	fmt.Printf("    CPU per task: %.0f µs (%s)\n", float64(total.Microseconds())/float64(tasks), strings.TrimPrefix(line, ", "))
+	line := ""
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		line += ", " + name + " " + perTask(byName[name])
+	}
+	fmt.Printf("    CPU per task: %s µs (%s)\n", perTask(total), strings.TrimPrefix(line, ", "))
+	if postgres >= time.Duration(tasks)*time.Microsecond { // at least 1 µs a task: (a) has none
+		fmt.Printf("    PostgreSQL's by process: %s\n", strings.TrimPrefix(pgLine, ", "))
+	}
 }
 
 // serveAPI serves the API on st and qc on a free loopback port until

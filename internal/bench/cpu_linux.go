@@ -66,8 +66,34 @@ func treeCPU() map[string]time.Duration {
 	out := map[string]time.Duration{}
 	for pid, p := range procs {
 		if inTree(pid) {
-			out[p.comm] += time.Duration(p.ticks) * tick
+			name := p.comm
+			if name == "postgres" {
+				name = postgresRole(pid)
+			}
+			out[name] += time.Duration(p.ticks) * tick
 		}
 	}
 	return out
+}
+
+// postgresRole names a PostgreSQL process by what its command line says it
+// is ("postgres: walwriter", "postgres: autovacuum worker", a backend's
+// "postgres: user db host activity"), as "postgres: <role>"; printCPU sums
+// them as postgres and shows the parts. The postmaster's figure holds the
+// CPU of its children that ended: autovacuum workers, and connections
+// closed before the reading (a phase's worker closes its pool at the end,
+// so its backends' CPU can move there from "backends").
+func postgresRole(pid int) string {
+	cmd, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	rest, ok := bytes.CutPrefix(cmd, []byte("postgres: "))
+	if err != nil || !ok {
+		return "postgres: postmaster and ended children"
+	}
+	for _, role := range []string{"autovacuum worker", "autovacuum launcher", "walwriter", "background writer",
+		"checkpointer", "logical replication launcher", "archiver"} {
+		if bytes.HasPrefix(rest, []byte(role)) {
+			return "postgres: " + role
+		}
+	}
+	return "postgres: backends"
 }
