@@ -77,8 +77,8 @@ func TestKeyedWritesReadOnlyTheirJobs(t *testing.T) {
 // read each job's level by key, however many levels there are. Joined
 // plainly, the planner took a bundle's seq range (or an UPDATE …
 // RETURNING) for thousands of jobs and hashed the whole levels table for
-// each claim: 31 ms a claim of 64 jobs at 60,000 levels (puzzled bench on
-// 60,000 jobs: 3,728 jobs/s, against 5,478 with each level read by key).
+// each claim: 31 ms a claim of 64 jobs at 60,000 levels (the 938 claims of
+// a 60,000-job puzzled bench: 29.4 s of execution, 1.3 s read by key).
 func TestClaimsReadEachLevelByKey(t *testing.T) {
 	st, ctx, url := setupURL(t)
 	// A new database's first large batches, in the statistics as
