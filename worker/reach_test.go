@@ -95,7 +95,7 @@ func TestCutOffWorkerHoldsWhatItGivesBack(t *testing.T) {
 	id := e.batch(t, ms, -1)
 	checkAllDoneOnce(t, e.waitBatch(t, id, time.Minute), 1)
 	elapsed := time.Since(start)
-	const hold = 2 * time.Second // worker.giveBackAfter
+	const hold = worker.GiveBackAfter
 	most := int64(slots * (elapsed/hold + 1))
 	t.Logf("%d jobs in %s; the cut-off worker gave back %d tasks (at most %d)", len(ms), elapsed.Round(time.Millisecond), cut.GivenBack(), most)
 	if cut.GivenBack() == 0 {
