@@ -84,6 +84,10 @@ type GCStats struct {
 	Kept    int // expired jobs kept for their level's newest definitive result
 	Batches int // batch records deleted
 	Levels  int // levels deleted (no job of any project has them any more)
+	// Indexes rebuilt after the deletes, and the bytes that gave back
+	// (store/rebuild.go).
+	Indexes    int
+	IndexBytes int64
 }
 
 func (g *GCStats) add(o GCStats) {
@@ -91,6 +95,8 @@ func (g *GCStats) add(o GCStats) {
 	g.Kept += o.Kept
 	g.Batches += o.Batches
 	g.Levels += o.Levels
+	g.Indexes += o.Indexes
+	g.IndexBytes += o.IndexBytes
 }
 
 // gcLock is the advisory lock that lets one collector delete at a time
@@ -108,7 +114,8 @@ const levelLockTimeout = 50 * time.Millisecond
 // CollectGarbage deletes, as of now, what the projects' retention lets
 // go: the final jobs that ended before now minus the retention, the
 // records of batches whose every job did, and the levels no job has any
-// more. It works in transactions of at most o.Chunk jobs and stops when
+// more; then, if it deleted anything, it rebuilds the indexes that the
+// deletes left sparse (rebuildIndexes). It works in transactions of at most o.Chunk jobs and stops when
 // nothing is left, at o.MaxJobs, or when ctx ends; ErrGCBusy if another
 // process is collecting.
 func (s *Store) CollectGarbage(ctx context.Context, now time.Time, o GCOptions) (GCStats, error) {
@@ -145,6 +152,14 @@ func (s *Store) CollectGarbage(ctx context.Context, now time.Time, o GCOptions) 
 	}
 	err = c.levels(ctx)
 	c.stats.Kept = len(c.kept)
+	if err != nil || c.done || c.stats.Jobs+c.stats.Batches+c.stats.Levels == 0 {
+		return c.stats, err
+	}
+	// The deletes leave index pages that the kept jobs hold open: pack
+	// the indexes that grew sparse (a pass that deleted nothing leaves
+	// them as they are, so an installation without retention never
+	// rebuilds one).
+	c.stats.Indexes, c.stats.IndexBytes, err = s.rebuildIndexes(ctx, o.Pause)
 	return c.stats, err
 }
 

@@ -44,8 +44,8 @@ func runGC(ctx context.Context, args []string) error {
 	defer st.Close()
 	start := time.Now()
 	stats, err := st.CollectGarbage(ctx, start, gcOptions())
-	fmt.Printf("deleted %d jobs, %d batches and %d levels; kept %d jobs for their level's result (%.1f s)\n",
-		stats.Jobs, stats.Batches, stats.Levels, stats.Kept, time.Since(start).Seconds())
+	fmt.Printf("deleted %d jobs, %d batches and %d levels; kept %d jobs for their level's result; rebuilt %d indexes (%.1f MB given back) (%.1f s)\n",
+		stats.Jobs, stats.Batches, stats.Levels, stats.Kept, stats.Indexes, float64(stats.IndexBytes)/1e6, time.Since(start).Seconds())
 	return err
 }
 
@@ -71,7 +71,8 @@ func collectPeriodically(ctx context.Context, st *store.Store, every time.Durati
 			logger.Warn("garbage collection failed", slog.Any("error", err))
 		case stats != store.GCStats{}:
 			logger.Info("garbage collected", slog.Int("jobs", stats.Jobs), slog.Int("batches", stats.Batches),
-				slog.Int("levels", stats.Levels), slog.Int("kept", stats.Kept), slog.Duration("took", time.Since(start)))
+				slog.Int("levels", stats.Levels), slog.Int("kept", stats.Kept), slog.Int("indexes_rebuilt", stats.Indexes),
+				slog.Int64("index_bytes_freed", stats.IndexBytes), slog.Duration("took", time.Since(start)))
 		}
 	}
 }
