@@ -170,7 +170,7 @@ func (d *Dispatcher) waitForRoom(ctx context.Context) {
 // workers' slots: two projects with work enough for both end up with the
 // slots in the ratio of their weights, whichever came first, and the
 // credit (fairShare) makes that ratio hold over time where the slots do
-// not divide in it (8 slots in the ratio 5:4). Running, not in flight: a
+// not divide in it (8 slots in the ratio 4:3). Running, not in flight: a
 // newcomer's first tasks wait in Redis behind the others' (up to
 // aheadTime of work), and counting them as running would leave it short
 // of its share until they start.
@@ -207,10 +207,13 @@ func before(a store.BulkDemand, ga int, b store.BulkDemand, gb int) bool {
 // smallLean is how much more than its weight the project with the least
 // bulk work waiting weighs, when two or more have work waiting. With equal
 // weights, half the slots would make a small batch beside a big one take
-// twice its time alone, however fair: the lean gives it 5 slots in 9 (about
-// 1.8× its time alone), and the big batch keeps 4 in 9. Finishing small
-// batches first is also what shortens the wait of the most people.
-const smallLean = 0.25
+// twice its time alone, however fair: the lean gives it 4 slots in 7
+// (1.75× its time alone, plus what it loses at its start), and the big
+// batch keeps 3 in 7 (43 %). A quarter (5 in 9) left the small batch at
+// 1.85× its time alone at the median and over 2× in one round in ten
+// (docs/benchmarks.md, bench-fair). Finishing small batches first is also
+// what shortens the wait of the most people.
+const smallLean = 1.0 / 3
 
 // effectiveWeights are the projects' weights for share: bulk_weight, and
 // smallLean more for the one project with the least work waiting.
@@ -236,7 +239,7 @@ func effectiveWeights(demand []store.BulkDemand) []float64 {
 // each competing project's credit, the slots of running work it is owed
 // (positive) or has had beyond its share (negative), integrated over time
 // from the running counts it sees at each admission. Slots are whole: 8
-// slots shared 5:4 would stay at 4 and 4 by running counts alone, since a
+// slots shared 4:3 would stay at 4 and 4 by running counts alone, since a
 // slot freed by one project goes back to it. With the credit, a project
 // below its share gains a slot once it is owed enough, gives it back once
 // it has had as much beyond its share, and its running count averages its

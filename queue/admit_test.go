@@ -25,18 +25,21 @@ func TestShare(t *testing.T) {
 		{"a newcomer fills up to the other's running first",
 			[]store.BulkDemand{{Project: 1, Weight: 1, InFlight: 14, Running: 10, Waiting: 5000}, {Project: 2, Weight: 1, Waiting: 200}},
 			8, map[int64]int{2: 8}, nil},
-		{"then the room is split by weight, the smaller backlog weighing a quarter more",
+		{"then the room is split by weight, the smaller backlog weighing a third more",
 			[]store.BulkDemand{{Project: 1, Weight: 1, InFlight: 12, Running: 10, Waiting: 5000}, {Project: 2, Weight: 1, InFlight: 9, Running: 6, Waiting: 200}},
-			10, map[int64]int{1: 2, 2: 8}, nil},
-		{"equal weights, from nothing: 5 for the smaller backlog, 4 for the bigger",
+			10, map[int64]int{1: 1, 2: 9}, nil},
+		{"equal weights, from nothing: 4 for the smaller backlog, 3 for the bigger",
 			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 5000}, {Project: 2, Weight: 1, Waiting: 100}},
-			9, map[int64]int{1: 4, 2: 5}, nil},
-		{"a slot freed by the bigger backlog goes back to it at 4 and 4",
-			[]store.BulkDemand{{Project: 1, Weight: 1, Running: 3, Waiting: 5000}, {Project: 2, Weight: 1, Running: 4, Waiting: 100}},
+			7, map[int64]int{1: 3, 2: 4}, nil},
+		{"a slot freed by the bigger backlog goes back to it at 3 and 5",
+			[]store.BulkDemand{{Project: 1, Weight: 1, Running: 2, Waiting: 5000}, {Project: 2, Weight: 1, Running: 5, Waiting: 100}},
 			1, map[int64]int{1: 1}, nil},
+		{"at 3 and 4, a freed slot goes to the smaller backlog",
+			[]store.BulkDemand{{Project: 1, Weight: 1, Running: 3, Waiting: 5000}, {Project: 2, Weight: 1, Running: 4, Waiting: 100}},
+			1, map[int64]int{2: 1}, nil},
 		{"unless the other is owed enough",
 			[]store.BulkDemand{{Project: 1, Weight: 1, Running: 3, Waiting: 5000}, {Project: 2, Weight: 1, Running: 4, Waiting: 100}},
-			1, map[int64]int{2: 1}, map[int64]float64{1: -0.3, 2: 0.3}},
+			1, map[int64]int{1: 1}, map[int64]float64{1: 0.3, 2: -0.3}},
 		{"by weight",
 			[]store.BulkDemand{{Project: 1, Weight: 1, Waiting: 100}, {Project: 2, Weight: 3, Waiting: 100}},
 			8, map[int64]int{1: 2, 2: 6}, nil},
@@ -57,9 +60,9 @@ func TestShare(t *testing.T) {
 }
 
 // Two projects with equal weights and work enough for both on 8 slots:
-// over time the smaller backlog runs 5 tasks in 9 (40/9 slots), the bigger
-// 4 in 9, though the slots do not divide so. Without the credit they stay
-// at 4 and 4, which the test checks too, so that it shows the credit at
+// over time the smaller backlog runs 4 tasks in 7 (32/7 slots), the bigger
+// 3 in 7, though the slots do not divide so. Without the credit they stay
+// at 5 and 3, which the test checks too, so that it shows the credit at
 // work. Tasks last 200 ms; A holds every slot when B comes.
 func TestFairShareHoldsTheRatioOverTime(t *testing.T) {
 	t.Parallel()
@@ -68,8 +71,8 @@ func TestFairShareHoldsTheRatioOverTime(t *testing.T) {
 		credit   bool
 		min, max float64
 	}{
-		{"with the credit", true, 40.0/9 - 0.1, 40.0/9 + 0.1},
-		{"without", false, 4, 4},
+		{"with the credit", true, 32.0/7 - 0.1, 32.0/7 + 0.1},
+		{"without", false, 5, 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := simulateShare(c.credit); got < c.min || got > c.max {

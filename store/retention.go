@@ -160,6 +160,10 @@ func (s *Store) CollectGarbage(ctx context.Context, now time.Time, o GCOptions) 
 	// them as they are, so an installation without retention never
 	// rebuilds one).
 	c.stats.Indexes, c.stats.IndexBytes, err = s.rebuildIndexes(ctx, o.Pause)
+	if errors.Is(err, ErrGCBusy) {
+		// Another process collects now, and rebuilds after.
+		err = nil
+	}
 	return c.stats, err
 }
 
