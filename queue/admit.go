@@ -239,7 +239,7 @@ func effectiveWeights(demand []store.BulkDemand) []float64 {
 // each competing project's credit, the slots of running work it is owed
 // (positive) or has had beyond its share (negative), integrated over time
 // from the running counts it sees at each admission. Slots are whole: 8
-// slots shared 4:3 would stay at 4 and 4 by running counts alone, since a
+// slots shared 4:3 would stay at 5 and 3 by running counts alone, since a
 // slot freed by one project goes back to it. With the credit, a project
 // below its share gains a slot once it is owed enough, gives it back once
 // it has had as much beyond its share, and its running count averages its

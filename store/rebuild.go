@@ -123,7 +123,6 @@ func (s *Store) rebuildIndexes(ctx context.Context, rest time.Duration) (n int, 
 			continue
 		}
 		var after int64
-		var entries float64
 		_, err := conn.Exec(ctx, `REINDEX INDEX CONCURRENTLY `+pgx.Identifier{x.name}.Sanitize())
 		if err == nil {
 			err = conn.QueryRow(ctx, `
@@ -132,7 +131,7 @@ func (s *Store) rebuildIndexes(ctx context.Context, rest time.Duration) (n int, 
 				FROM pg_class WHERE relname = $1 AND relnamespace = current_schema()::regnamespace
 				ON CONFLICT (name) DO UPDATE SET bytes = excluded.bytes, entries = excluded.entries,
 					built_at = excluded.built_at
-				RETURNING bytes, entries`, x.name).Scan(&after, &entries)
+				RETURNING bytes`, x.name).Scan(&after)
 		}
 		var pgErr *pgconn.PgError
 		if errors.As(err, &pgErr) && pgErr.Code == "55P03" { // lock_not_available
