@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -18,19 +17,8 @@ import (
 // nothing, or one job, rebuilds nothing.
 func TestCollectGarbageRebuildsSparseIndexes(t *testing.T) {
 	t.Parallel()
-	st, ctx, url := setupURL(t)
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	p, err := st.CreateProject(ctx, "week")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.SetRetention(ctx, p.ID, store.Retention{Keep: 7 * 24 * time.Hour}); err != nil {
-		t.Fatal(err)
-	}
+	st, ctx, conn := setupConn(t)
+	project := retainingProject(t, st, "week", store.Retention{Keep: 7 * 24 * time.Hour})
 	exec := func(q string, args ...any) {
 		t.Helper()
 		if _, err := conn.Exec(ctx, q, args...); err != nil {
@@ -62,11 +50,11 @@ func TestCollectGarbageRebuildsSparseIndexes(t *testing.T) {
 			FROM generate_series($1::int, $1::int + $2::int - 1) i,
 				LATERAL (SELECT (hashint4(i) & 2147483647) % $3::int AS l,
 					now() - interval '10 days' + i * interval '1 millisecond' AS t) x
-			ORDER BY i`, from, n, levels, p.ID)
+			ORDER BY i`, from, n, levels, project)
 		exec(`
 			INSERT INTO results (job_id, level_hash, solver_version, verdict, value, optimal, plan, stats, created_at)
 			SELECT j.id, j.level_hash, '1', 'solved', 7, true, '"LRL"', '{"nodes": 3}', j.finished_at
-			FROM jobs j WHERE j.project_id = $1 AND NOT EXISTS (SELECT 1 FROM results r WHERE r.job_id = j.id)`, p.ID)
+			FROM jobs j WHERE j.project_id = $1 AND NOT EXISTS (SELECT 1 FROM results r WHERE r.job_id = j.id)`, project)
 	}
 	size := func(index string) int64 { return scalar(`SELECT pg_relation_size($1::regclass)`, index) }
 	const levels = 4000
@@ -86,11 +74,11 @@ func TestCollectGarbageRebuildsSparseIndexes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kept := scalar(`SELECT count(DISTINCT level_hash) FROM jobs WHERE project_id = $1`, p.ID)
+	kept := scalar(`SELECT count(DISTINCT level_hash) FROM jobs WHERE project_id = $1`, project)
 	if stats.Jobs != 80_000-int(kept) || kept > levels || kept < levels*9/10 {
 		t.Fatalf("collection: %+v with %d levels kept; want every job deleted but one per level", stats, kept)
 	}
-	if left := scalar(`SELECT count(*) FROM jobs WHERE project_id = $1`, p.ID); left != kept {
+	if left := scalar(`SELECT count(*) FROM jobs WHERE project_id = $1`, project); left != kept {
 		t.Fatalf("%d jobs left for %d levels; want one each", left, kept)
 	}
 	after := size("jobs_pkey")

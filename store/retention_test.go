@@ -21,22 +21,8 @@ import (
 // their batch stay; a second collection finds nothing more.
 func TestCollectGarbage(t *testing.T) {
 	t.Parallel()
-	st, ctx, url := setupURL(t)
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close(context.Background()) })
-	project := func(name string, r store.Retention) int64 {
-		p, err := st.CreateProject(ctx, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := st.SetRetention(ctx, p.ID, r); err != nil {
-			t.Fatal(err)
-		}
-		return p.ID
-	}
+	st, ctx, conn := setupConn(t)
+	project := func(name string, r store.Retention) int64 { return retainingProject(t, st, name, r) }
 	week := project("week", store.Retention{Keep: 7 * 24 * time.Hour})
 	purge := project("purge", store.Retention{Keep: 7 * 24 * time.Hour, DropResults: true})
 	forever := project("forever", store.Retention{})
@@ -209,12 +195,7 @@ func TestCollectGarbage(t *testing.T) {
 // collector's lock returns ErrGCBusy and deletes nothing.
 func TestCollectGarbageOneAtATime(t *testing.T) {
 	t.Parallel()
-	st, ctx, url := setupURL(t)
-	conn, err := pgx.Connect(ctx, url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	st, ctx, conn := setupConn(t)
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -234,4 +215,30 @@ func TestCollectGarbageOneAtATime(t *testing.T) {
 	if _, err := st.GetJob(ctx, j.ID); err != nil {
 		t.Fatalf("job after a busy collection: %v; want it kept", err)
 	}
+}
+
+// setupConn is setupURL with a connection of the test's own to the same
+// database, for what the store does not expose.
+func setupConn(t *testing.T) (*store.Store, context.Context, *pgx.Conn) {
+	t.Helper()
+	st, ctx, url := setupURL(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return st, ctx, conn
+}
+
+// retainingProject creates project name with retention r.
+func retainingProject(t *testing.T, st *store.Store, name string, r store.Retention) int64 {
+	t.Helper()
+	p, err := st.CreateProject(t.Context(), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetRetention(t.Context(), p.ID, r); err != nil {
+		t.Fatal(err)
+	}
+	return p.ID
 }
