@@ -76,6 +76,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		stream = &sliceStream{levels: p.Levels}
 	}
 	var id int64
+	var total int
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE new_jobs (seq int, hash text, kind text, body jsonb, labels jsonb) ON COMMIT DROP`); err != nil {
 			return fmt.Errorf("temp table: %w", err)
@@ -164,6 +165,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 		if err := insertBundles(ctx, tx, id, src.n, cached, p); err != nil {
 			return err
 		}
+		total = src.n
 		if levels != nil {
 			return levels.commit(ctx) // just before the batch's own
 		}
@@ -172,6 +174,7 @@ func (s *Store) CreateBatch(ctx context.Context, p BatchParams) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("store: create batch: %w", err)
 	}
+	s.analyzeIfGrown(ctx, total)
 	return id, nil
 }
 

@@ -19,3 +19,7 @@ const TakeOverSQL = takeOverSQL
 
 // For TestClaimsReadEachLevelByKey.
 var ClaimBundleSQL, StartJobsSQL = claimBundleSQL, startJobsSQL
+
+// WaitBackground waits for the store's background work (the ANALYZE
+// after a large batch), for TestALargeBatchIsAnalyzed.
+func (s *Store) WaitBackground() { s.background.Wait() }

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,7 +32,15 @@ type Store struct {
 	direct *pgx.ConnConfig // what the Listener connects with (OpenOpts.DirectURL)
 	// beats is the connection of a worker's heartbeats
 	// (OpenOpts.HeartbeatConn); nil: they use pool.
-	beats *beatConn
+	beats  *beatConn
+	logger *slog.Logger
+
+	// Background work (analyzeIfGrown): closing is canceled by Close,
+	// which then waits for background.
+	closing    context.Context
+	stopAll    context.CancelFunc
+	background sync.WaitGroup
+	analyzing  atomic.Bool
 }
 
 // OpenOpts are the options of Open.
@@ -74,6 +84,9 @@ type OpenOpts struct {
 	// pooler: the Listener's LISTEN needs a session of its own, which such
 	// a pooler does not keep. Empty means url.
 	DirectURL string
+	// Logger receives what the store's background work has to say (nil:
+	// nothing is logged).
+	Logger *slog.Logger
 }
 
 // Open connects to the database at url. It does not migrate; see [Migrate].
@@ -113,7 +126,12 @@ func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)
 	}
-	return &Store{pool: pool, direct: direct, beats: beats}, nil
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	closing, stopAll := context.WithCancel(context.WithoutCancel(ctx))
+	return &Store{pool: pool, direct: direct, beats: beats, logger: logger, closing: closing, stopAll: stopAll}, nil
 }
 
 // setAppName sets application_name unless the URL set it.
@@ -125,6 +143,8 @@ func setAppName(cfg *pgx.ConnConfig, name string) {
 
 // Close closes every connection.
 func (s *Store) Close() {
+	s.stopAll()
+	s.background.Wait()
 	s.pool.Close()
 	if s.beats != nil {
 		s.beats.close()

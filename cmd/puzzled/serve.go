@@ -65,6 +65,9 @@ func connect(ctx context.Context, cfg config, logger *slog.Logger, opts store.Op
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Logger == nil {
+		opts.Logger = logger
+	}
 	var st *store.Store
 	err = untilReachable(ctx, logger, "PostgreSQL", cfg.startTimeout, func() error {
 		if err := store.Migrate(ctx, cfg.migrateURL(), logger); err != nil {
