@@ -36,16 +36,15 @@ var errNoPostgres = errors.New("worker: PostgreSQL out of reach; task given back
 // beaten records a heartbeat written now.
 func (w *Worker) beaten() {
 	w.lastBeat.Store(time.Now().UnixNano())
-	if w.givingBack.CompareAndSwap(true, false) {
-		w.cfg.Logger.Info("PostgreSQL reachable again: taking tasks")
-	}
+	w.givingBack.Store(false)
 }
+
+// lastBeatAge is how long ago the last heartbeat was written.
+func (w *Worker) lastBeatAge() time.Duration { return time.Since(time.Unix(0, w.lastBeat.Load())) }
 
 // reachesPostgres reports whether the last heartbeat was written within
 // unreachableAfter.
-func (w *Worker) reachesPostgres() bool {
-	return time.Since(time.Unix(0, w.lastBeat.Load())) < unreachableAfter
-}
+func (w *Worker) reachesPostgres() bool { return w.lastBeatAge() < unreachableAfter }
 
 // whilePostgresReachable is the asynq middleware that gives a task back
 // when PostgreSQL is out of reach, after holding it for giveBackAfter (or
@@ -56,8 +55,8 @@ func (w *Worker) whilePostgresReachable(next asynq.Handler) asynq.Handler {
 	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
 		if !w.reachesPostgres() {
 			if w.givingBack.CompareAndSwap(false, true) {
-				w.cfg.Logger.Warn("PostgreSQL out of reach: tasks are given back for other workers until a heartbeat is written",
-					slog.Duration("last_beat_age", time.Since(time.Unix(0, w.lastBeat.Load())).Round(time.Millisecond)))
+				w.cfg.Logger.Warn("PostgreSQL out of reach: tasks taken are given back for other workers",
+					slog.Duration("last_beat_age", w.lastBeatAge().Round(time.Millisecond)))
 			}
 			if !w.awaitPostgres(ctx, giveBackAfter) {
 				w.givenBack.Add(1)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hibiken/asynq"
@@ -75,6 +76,10 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	if err != nil {
 		return err
 	}
+	set := &serverSet{cfg: cfg, logger: logger, w: w, cur: srv}
+	watchCtx, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
+	var watching sync.WaitGroup
+	watching.Go(func() { set.watchReach(watchCtx) })
 	dispCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	if cfg.Dispatcher != nil {
@@ -89,7 +94,9 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	}
 	<-ctx.Done()
 	return shutdown(logger, cfg.ShutdownTimeout, func() {
-		srv.stop(w)
+		stopWatching() // no server is started or retired past this
+		watching.Wait()
+		set.stop()
 		w.Close()
 		stopDispatch()
 		wg.Wait()
@@ -132,40 +139,157 @@ func shutdown(logger *slog.Logger, timeout time.Duration, steps func()) error {
 // of the reserved interactive slots (nil without).
 type servers struct {
 	main, reserved *asynq.Server
+	// active counts the handlers running tasks these servers took.
+	active atomic.Int64
 }
 
 // startServers starts the asynq servers of cfg with handler.
-func startServers(cfg ServeConfig, logger *slog.Logger, w *Worker) (servers, error) {
+func startServers(cfg ServeConfig, logger *slog.Logger, w *Worker) (*servers, error) {
+	s := &servers{main: mainServer(cfg, logger)}
 	mux := asynq.NewServeMux()
-	mux.Use(w.whilePostgresReachable)
+	mux.Use(s.counted, w.whilePostgresReachable)
 	mux.HandleFunc(queue.TypeSolve, w.HandleSolve)
 	mux.HandleFunc(queue.TypeGenerate, w.HandleGenerate)
-	s := servers{main: mainServer(cfg, logger)}
 	if err := s.main.Start(mux); err != nil {
-		return servers{}, fmt.Errorf("worker: start asynq server: %w", err)
+		return nil, fmt.Errorf("worker: start asynq server: %w", err)
 	}
 	if cfg.InteractiveSlots > 0 {
 		s.reserved = reservedServer(cfg, logger)
 		if err := s.reserved.Start(mux); err != nil {
 			s.main.Shutdown()
-			return servers{}, fmt.Errorf("worker: start interactive asynq server: %w", err)
+			return nil, fmt.Errorf("worker: start interactive asynq server: %w", err)
 		}
 	}
 	return s, nil
 }
 
-// stop takes no new tasks, stops the running searches of w (their jobs
-// are handed back) and waits for the handlers to return.
-func (s servers) stop(w *Worker) {
+// counted is the middleware that keeps s.active.
+func (s *servers) counted(next asynq.Handler) asynq.Handler {
+	return asynq.HandlerFunc(func(ctx context.Context, t *asynq.Task) error {
+		s.active.Add(1)
+		defer s.active.Add(-1)
+		return next.ProcessTask(ctx, t)
+	})
+}
+
+// stopTaking makes the servers take no more tasks; those they took run on.
+// It may wait on Redis for a moment: asynq's processor stops between two
+// dequeues.
+func (s *servers) stopTaking() {
 	s.main.Stop()
 	if s.reserved != nil {
 		s.reserved.Stop()
 	}
-	w.Shutdown()
+}
+
+// shutdown waits for the servers' handlers (asynq's ShutdownTimeout at
+// most, then their tasks go back to the queue) and closes the servers.
+func (s *servers) shutdown() {
 	s.main.Shutdown()
 	if s.reserved != nil {
 		s.reserved.Shutdown()
 	}
+}
+
+// A worker that cannot reach PostgreSQL takes no tasks (issue 30 item 2):
+// every one would wait in its first store write, and asynq has no way to
+// pause a server's fetching and resume it. So while the last heartbeat
+// written is older than unreachableAfter, the worker stops its servers
+// taking tasks (asynq's Stop: the searches they run go on, and their
+// leases are still extended), and once a beat is written again it starts
+// new servers and retires the stopped ones as soon as their handlers have
+// returned. Meanwhile both may run searches, so for the length of the
+// searches that ran through the cut the worker can run more than its
+// concurrency at once. A task taken in the moment before the worker
+// noticed is held and given back (whilePostgresReachable).
+
+// serverSet is a worker's servers over its life: the ones taking tasks
+// (nil while PostgreSQL is out of reach) and stopped ones whose handlers
+// have not all returned yet.
+type serverSet struct {
+	cfg    ServeConfig
+	logger *slog.Logger
+	w      *Worker
+
+	mu       sync.Mutex
+	cur      *servers
+	draining []*servers
+	retiring sync.WaitGroup
+}
+
+// watchReach follows the worker's reach of PostgreSQL until ctx ends.
+func (ss *serverSet) watchReach(ctx context.Context) {
+	tick := time.NewTicker(HeartbeatEvery / 10)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		ss.follow()
+	}
+}
+
+// follow stops taking tasks when PostgreSQL went out of reach, starts
+// again when it came back, and retires the stopped servers whose handlers
+// have returned.
+func (ss *serverSet) follow() {
+	reaches := ss.w.reachesPostgres()
+	ss.mu.Lock()
+	cur := ss.cur
+	ss.mu.Unlock()
+	switch {
+	case !reaches && cur != nil:
+		cur.stopTaking()
+		ss.mu.Lock()
+		ss.cur, ss.draining = nil, append(ss.draining, cur)
+		ss.mu.Unlock()
+		ss.w.cfg.Logger.Warn("PostgreSQL out of reach: taking no tasks until a heartbeat is written",
+			slog.Duration("last_beat_age", ss.w.lastBeatAge().Round(time.Millisecond)))
+	case reaches && cur == nil:
+		next, err := startServers(ss.cfg, ss.logger, ss.w)
+		if err != nil {
+			ss.w.cfg.Logger.Warn("PostgreSQL reachable again, but the asynq servers did not start; trying again", slog.Any("error", err))
+			return
+		}
+		ss.mu.Lock()
+		ss.cur = next
+		ss.mu.Unlock()
+		ss.w.cfg.Logger.Info("PostgreSQL reachable again: taking tasks")
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	kept := ss.draining[:0]
+	for _, s := range ss.draining {
+		if s.active.Load() > 0 {
+			kept = append(kept, s)
+			continue
+		}
+		// Its shutdown can wait on an unreachable Redis: not here.
+		ss.retiring.Go(s.shutdown)
+	}
+	ss.draining = kept
+}
+
+// stop takes no new tasks, stops the running searches of w (their jobs
+// are handed back) and waits for every server's handlers to return. The
+// reach watcher must have returned.
+func (ss *serverSet) stop() {
+	ss.mu.Lock()
+	all := ss.draining
+	if ss.cur != nil {
+		all = append(all, ss.cur)
+	}
+	ss.mu.Unlock()
+	for _, s := range all {
+		s.stopTaking()
+	}
+	ss.w.Shutdown()
+	for _, s := range all {
+		s.shutdown()
+	}
+	ss.retiring.Wait()
 }
 
 // mainServer serves every queue, resumed work first, then interactive,
