@@ -17,14 +17,18 @@ import (
 )
 
 // RunFair is `puzzled bench-fair`: fair share of the workers between two
-// projects (issue 31). Each round, on one worker process: project B's
-// --small slow levels alone, timed from submission to the batch's end;
-// then project A submits --big slow levels, runs alone for half of
-// --warmup (to fill every slot) and one --warmup more (over which its rate
-// alone is measured), and B submits --small again. It prints B's time
-// beside A against B's time alone, and A's throughput while B ran against
-// A's alone. The levels are generated columns levels with a --ms time budget
-// each (most use it all), new ones every batch, so no answer is cached.
+// projects (issue 31). Each round, on one worker process: project A
+// submits --big slow levels, runs alone for half of --warmup (to fill
+// every slot) and one --warmup more (over which its rate alone is
+// measured), and B submits --small slow levels; once B's batch is done, A's
+// is canceled and, once no job of it runs, B's --small levels run alone.
+// Each is timed from submission to the batch's end. It prints B's time
+// beside A against B's time alone just before (the previous round's, or a
+// first run alone) and just after, averaged: the machines we measure on
+// change speed by a third within minutes, and the average of the two cancels
+// a steady drift. And A's throughput while B ran against A's alone. The
+// levels are generated columns levels with a --ms time budget each (most
+// use it all), new ones every batch, so no answer is cached.
 func RunFair(ctx context.Context, args []string, srv Servers) error {
 	cfg := Config{CheckpointEvery: 5 * time.Second, StaleAfter: time.Minute}
 	fs := flag.NewFlagSet("bench-fair", flag.ContinueOnError)
@@ -75,19 +79,28 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 		runtime.NumCPU(), cfg.Concurrency, *big, *small, *weightB, *budget)
 	f := fairBench{c: c, budget: *budget, rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 31))}
 	var ratios, keeps []float64
+	var before time.Duration
 	for round := range *rounds {
 		r, err := withWorker(ctx, srv, cfg, wst, qc, logger, func() (fairRound, error) {
+			if round == 0 {
+				var err error
+				if before, err = f.timeBatch(ctx, "fair-b", *small); err != nil {
+					return fairRound{}, err
+				}
+			}
 			return f.round(ctx, *big, *small, *warmup)
 		})
 		if err != nil {
 			return err
 		}
-		ratios = append(ratios, r.bShared.Seconds()/r.bAlone.Seconds())
+		alone := (before + r.bAlone) / 2
+		ratios = append(ratios, r.bShared.Seconds()/alone.Seconds())
 		keeps = append(keeps, r.aDuring/r.aAlone)
 		bRate := float64(*small) / r.bShared.Seconds()
-		fmt.Printf("round %d: B alone %.1f s, B beside A %.1f s = %.2f× alone; A %.1f levels/s alone, %.1f while B ran = %.0f%%; B's share while both ran %.0f%%\n",
-			round+1, r.bAlone.Seconds(), r.bShared.Seconds(), ratios[round], r.aAlone, r.aDuring, 100*keeps[round],
-			100*bRate/(bRate+r.aDuring))
+		fmt.Printf("round %d: B alone %.1f s before and %.1f s after, B beside A %.1f s = %.2f× alone (%.2f× before alone); A %.1f levels/s alone, %.1f while B ran = %.0f%%; B's share while both ran %.0f%%\n",
+			round+1, before.Seconds(), r.bAlone.Seconds(), r.bShared.Seconds(), ratios[round], r.bShared.Seconds()/before.Seconds(),
+			r.aAlone, r.aDuring, 100*keeps[round], 100*bRate/(bRate+r.aDuring))
+		before = r.bAlone
 	}
 	fmt.Printf("median: B beside A = %.2f× B alone (target ≤ 2); A keeps %.0f%% of its throughput (target ≥ 40%%)\n",
 		median(ratios), 100*median(keeps))
@@ -109,15 +122,16 @@ type fairRound struct {
 
 func (f *fairBench) round(ctx context.Context, big, small int, warmup time.Duration) (fairRound, error) {
 	var r fairRound
-	var err error
-	if r.bAlone, err = f.timeBatch(ctx, "fair-b", small); err != nil {
-		return r, err
-	}
 	a, err := f.submit(ctx, "fair-a", big)
 	if err != nil {
 		return r, err
 	}
-	defer func() { _, _ = f.c.CancelBatch(context.WithoutCancel(ctx), a) }()
+	canceled := false
+	defer func() {
+		if !canceled {
+			_, _ = f.c.CancelBatch(context.WithoutCancel(ctx), a)
+		}
+	}()
 	// A ramps up (its bundles go solo and every slot fills) before its
 	// rate alone is measured.
 	time.Sleep(warmup / 2)
@@ -143,6 +157,16 @@ func (f *fairBench) round(ctx context.Context, big, small int, warmup time.Durat
 	r.aDuring = float64(done2-done1) / time.Since(t1).Seconds()
 	if done2 >= big {
 		return r, fmt.Errorf("bench-fair: A's batch ended before B's (%+v): make --big larger", r)
+	}
+	canceled = true
+	if _, err := f.c.CancelBatch(ctx, a); err != nil {
+		return r, err
+	}
+	// B alone has the workers to itself: A's searches end with their
+	// budget, or at the worker's next look for a cancel (every 500 ms).
+	time.Sleep(2*time.Duration(f.budget)*time.Millisecond + 500*time.Millisecond)
+	if r.bAlone, err = f.timeBatch(ctx, "fair-b", small); err != nil {
+		return r, err
 	}
 	return r, nil
 }
