@@ -72,14 +72,10 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 			logger.Warn("bulk searches will not yield to interactive jobs submitted elsewhere", slog.Any("error", err))
 		}
 	}
-	srv, err := startServers(cfg, logger, w)
+	set, err := startServerSet(cfg, logger, w)
 	if err != nil {
 		return err
 	}
-	set := &serverSet{cfg: cfg, logger: logger, w: w, cur: srv}
-	watchCtx, stopWatching := context.WithCancel(context.WithoutCancel(ctx))
-	var watching sync.WaitGroup
-	watching.Go(func() { set.watchReach(watchCtx) })
 	dispCtx, stopDispatch := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	if cfg.Dispatcher != nil {
@@ -94,8 +90,6 @@ func Serve(ctx context.Context, w *Worker, cfg ServeConfig) error {
 	}
 	<-ctx.Done()
 	return shutdown(logger, cfg.ShutdownTimeout, func() {
-		stopWatching() // no server is started or retired past this
-		watching.Wait()
 		set.stop()
 		w.Close()
 		stopDispatch()
@@ -211,24 +205,40 @@ type serverSet struct {
 	logger *slog.Logger
 	w      *Worker
 
-	mu       sync.Mutex
-	cur      *servers
-	draining []*servers
-	retiring sync.WaitGroup
+	mu        sync.Mutex
+	cur       *servers
+	draining  []*servers
+	retiring  sync.WaitGroup
+	stopWatch func()
 }
 
-// watchReach follows the worker's reach of PostgreSQL until ctx ends.
-func (ss *serverSet) watchReach(ctx context.Context) {
-	tick := time.NewTicker(HeartbeatEvery / 10)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-		}
-		ss.follow()
+// startServerSet starts the servers of cfg, and a watch of the worker's
+// reach of PostgreSQL (follow) that stop ends.
+func startServerSet(cfg ServeConfig, logger *slog.Logger, w *Worker) (*serverSet, error) {
+	cur, err := startServers(cfg, logger, w)
+	if err != nil {
+		return nil, err
 	}
+	ss := &serverSet{cfg: cfg, logger: logger, w: w, cur: cur}
+	done, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(ended)
+		tick := time.NewTicker(HeartbeatEvery / 10)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+			}
+			ss.follow()
+		}
+	}()
+	ss.stopWatch = func() {
+		close(done)
+		<-ended
+	}
+	return ss, nil
 }
 
 // follow stops taking tasks when PostgreSQL went out of reach, starts
@@ -272,10 +282,11 @@ func (ss *serverSet) follow() {
 	ss.draining = kept
 }
 
-// stop takes no new tasks, stops the running searches of w (their jobs
-// are handed back) and waits for every server's handlers to return. The
-// reach watcher must have returned.
+// stop ends the watch, takes no new tasks, stops the running searches of
+// w (their jobs are handed back) and waits for every server's handlers to
+// return.
 func (ss *serverSet) stop() {
+	ss.stopWatch() // no server is started or retired past this
 	ss.mu.Lock()
 	all := ss.draining
 	if ss.cur != nil {
