@@ -28,10 +28,17 @@ func (e *env) startCutOffWorker(t *testing.T, slots int) (*worker.Worker, *envte
 		t.Fatal(err)
 	}
 	defer conn.Close(context.Background())
-	waittest.WaitFor(t, time.Minute, "the worker to beat", func() bool {
-		var n int
-		return conn.QueryRow(t.Context(), `SELECT count(*) FROM workers WHERE id = $1`, cutID).Scan(&n) == nil && n == 1
-	})
+	// Two beats: the first is register's, which the worker may not have
+	// heard answered before the cut (it would then wait in register and
+	// never start its servers); the second comes from the beat loop, which
+	// starts after register returned, just before the servers do.
+	var first time.Time
+	beatAt := func() (at time.Time) {
+		_ = conn.QueryRow(t.Context(), `SELECT heartbeat_at FROM workers WHERE id = $1`, cutID).Scan(&at)
+		return at
+	}
+	waittest.WaitFor(t, time.Minute, "the worker to beat", func() bool { first = beatAt(); return !first.IsZero() })
+	waittest.WaitFor(t, time.Minute, "the worker to beat again", func() bool { return beatAt().After(first) })
 	proxy.Cut()
 	waittest.WaitFor(t, time.Minute, "the cut-off worker to stop taking tasks", func() bool {
 		return strings.Contains(e.logs.String(), "PostgreSQL out of reach: taking no tasks")
