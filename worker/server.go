@@ -135,6 +135,9 @@ type servers struct {
 	main, reserved *asynq.Server
 	// active counts the handlers running tasks these servers took.
 	active atomic.Int64
+	// idle: stopped, and found with no active handler at the reach
+	// watch's last look (serverSet.follow).
+	idle bool
 }
 
 // startServers starts the asynq servers of cfg with handler.
@@ -272,7 +275,10 @@ func (ss *serverSet) follow() {
 	defer ss.mu.Unlock()
 	kept := ss.draining[:0]
 	for _, s := range ss.draining {
-		if s.active.Load() > 0 {
+		// Idle at two looks in a row: a task dequeued just before the
+		// stop has had a tick to reach its handler and be counted.
+		if !s.idle || s.active.Load() > 0 {
+			s.idle = s.active.Load() == 0
 			kept = append(kept, s)
 			continue
 		}
