@@ -21,7 +21,8 @@ import (
 // submits --big slow levels, runs alone for half of --warmup (to fill
 // every slot) and one --warmup more (over which its rate alone is
 // measured), and B submits --small slow levels; once B's batch is done, A's
-// is canceled and, once no job of it runs, B's --small levels run alone.
+// is canceled and, once A's last searches have had time to end, B's
+// --small levels run alone.
 // Each is timed from submission to the batch's end. It prints B's time
 // beside A against B's time alone just before (the previous round's, or a
 // first run alone) and just after, averaged: the machines we measure on
