@@ -24,8 +24,7 @@ import (
 // when it is back, and if this worker is judged dead meanwhile its runs
 // are fenced (store/fence.go).
 
-// unreachableAfter is how old the last heartbeat written may be before the
-// worker counts PostgreSQL as out of its reach: three beats.
+// unreachableAfter is Config.UnreachableAfter's default: three beats.
 const unreachableAfter = 3 * HeartbeatEvery
 
 // errNoPostgres is a task's error when this worker cannot reach
@@ -43,8 +42,8 @@ func (w *Worker) beaten() {
 func (w *Worker) lastBeatAge() time.Duration { return time.Since(time.Unix(0, w.lastBeat.Load())) }
 
 // reachesPostgres reports whether the last heartbeat was written within
-// unreachableAfter.
-func (w *Worker) reachesPostgres() bool { return w.lastBeatAge() < unreachableAfter }
+// Config.UnreachableAfter.
+func (w *Worker) reachesPostgres() bool { return w.lastBeatAge() < w.cfg.UnreachableAfter }
 
 // whilePostgresReachable is the asynq middleware that gives a task back
 // when PostgreSQL is out of reach, after holding it for giveBackAfter (or

@@ -58,7 +58,7 @@ func TestTaskTakenWhileCutOffIsHeldThenGivenBack(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			w := &Worker{cfg: Config{Logger: slog.New(slog.DiscardHandler)}}
+			w := &Worker{cfg: Config{Logger: slog.New(slog.DiscardHandler), UnreachableAfter: unreachableAfter}}
 			w.lastBeat.Store(time.Now().UnixNano())
 			if tc.beatOld {
 				w.lastBeat.Store(time.Now().Add(-2 * unreachableAfter).UnixNano())

@@ -63,6 +63,12 @@ type Config struct {
 	// others to judge it dead and take its jobs over (default DeadAfter).
 	// Every worker of an installation must use the same.
 	DeadAfter time.Duration
+	// UnreachableAfter is how old this worker's last heartbeat written may
+	// be before it counts PostgreSQL as out of its reach and takes no more
+	// tasks (reach.go; default three beats). A test that needs a worker
+	// which takes tasks it cannot claim, as one does in the moment before
+	// it notices, sets it long.
+	UnreachableAfter time.Duration
 }
 
 // Observer receives events for metrics.
@@ -129,6 +135,9 @@ func New(cfg Config) *Worker {
 	}
 	if cfg.DeadAfter <= 0 {
 		cfg.DeadAfter = DeadAfter
+	}
+	if cfg.UnreachableAfter <= 0 {
+		cfg.UnreachableAfter = unreachableAfter
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
