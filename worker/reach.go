@@ -17,9 +17,10 @@ import (
 // first store write, for up to the write merger's timeout, while the other
 // workers sit idle (issue 30 item 2). The heartbeat tells whether
 // PostgreSQL answers: once the last beat written is older than
-// unreachableAfter, a task taken is given back to asynq at once (after a
-// short wait in asynq's retry set) for another worker, without counting as
-// a failure of the task. Searches already running go on: a
+// Config.UnreachableAfter, the worker's servers stop taking tasks
+// (serverSet in server.go), and a task taken in the moment before is held
+// for giveBackAfter, then given back to asynq for another worker, without
+// counting as a failure of the task. Searches already running go on: a
 // PostgreSQL outage of a few seconds is common, their results are written
 // when it is back, and if this worker is judged dead meanwhile its runs
 // are fenced (store/fence.go).
