@@ -3,6 +3,9 @@ package store_test
 import (
 	"fmt"
 	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/puzzled/puzzled/store"
 )
@@ -42,5 +45,82 @@ func TestALargeBatchIsAnalyzed(t *testing.T) {
 		if analyzes != step.wantAnalyzes {
 			t.Fatalf("%s (%d jobs): jobs analyzed %d times, want %d", step.name, step.jobs, analyzes, step.wantAnalyzes)
 		}
+	}
+}
+
+// TestVacuumDueDoesWhatAutovacuumWould checks that VacuumDue, the store's
+// stand-in for an autovacuum that is off (store/vacuum.go), vacuums jobs
+// once a canceled batch left more dead rows than autovacuum's threshold,
+// and leaves it alone otherwise. vacuum_count counts only explicit
+// VACUUMs, not autovacuum's.
+func TestVacuumDueDoesWhatAutovacuumWould(t *testing.T) {
+	t.Parallel()
+	st, ctx, conn := setupConn(t)
+	vacuums := func() int {
+		t.Helper()
+		var n int
+		if err := conn.QueryRow(ctx, `SELECT vacuum_count FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	levels := make([]store.Level, 1000)
+	for i := range levels {
+		levels[i] = twoends(fmt.Sprintf("%d,2", i))
+	}
+	batch, err := st.CreateBatch(ctx, store.BatchParams{Levels: levels, Priority: "bulk", MaxAttempts: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.WaitBackground() // its ANALYZE: jobs now counts 1,000 rows
+	// Whatever a new database has due goes first.
+	if _, err := st.VacuumDue(ctx); err != nil {
+		t.Fatal(err)
+	}
+	before := vacuums()
+	for _, step := range []struct {
+		name       string
+		cancel     bool
+		wantVacuum bool
+	}{
+		{"nothing changed", false, false},
+		{"the batch canceled: 1,000 dead rows", true, true},
+	} {
+		if step.cancel {
+			if _, err := st.CancelBatch(ctx, batch); err != nil {
+				t.Fatal(err)
+			}
+			waitForStats(t, conn, `SELECT n_dead_tup >= 1000 FROM pg_stat_user_tables WHERE relid = 'jobs'::regclass`)
+		}
+		tables, err := st.VacuumDue(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := vacuums() > before; got != step.wantVacuum {
+			t.Fatalf("%s: jobs vacuumed %v (tables done: %v), want %v", step.name, got, tables, step.wantVacuum)
+		}
+		before = vacuums()
+	}
+}
+
+// waitForStats waits until query, over the cumulative statistics (which
+// a backend reports up to a second after its transaction), says true.
+func waitForStats(t *testing.T, conn *pgx.Conn, query string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var ok bool
+		// A snapshot of the statistics is kept for a transaction; outside
+		// one, each query reads them afresh.
+		if err := conn.QueryRow(t.Context(), query).Scan(&ok); err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("statistics never showed %q", query)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

@@ -35,8 +35,8 @@ type Store struct {
 	beats  *beatConn
 	logger *slog.Logger
 
-	// Background work (analyzeIfGrown): closing is canceled by Close,
-	// which then waits for background.
+	// Background work (analyzeIfGrown, vacuumWhileNoAutovacuum): closing
+	// is canceled by Close, which then waits for background.
 	closing    context.Context
 	stopAll    context.CancelFunc
 	background sync.WaitGroup
@@ -87,6 +87,11 @@ type OpenOpts struct {
 	// Logger receives what the store's background work has to say (nil:
 	// nothing is logged).
 	Logger *slog.Logger
+	// VacuumIfNoAutovacuum: while PostgreSQL's autovacuum is off, the
+	// store vacuums and analyzes its tables itself when autovacuum would
+	// (store/vacuum.go). The API's store sets it; a short-lived command's
+	// need not.
+	VacuumIfNoAutovacuum bool
 }
 
 // Open connects to the database at url. It does not migrate; see [Migrate].
@@ -131,7 +136,12 @@ func Open(ctx context.Context, url string, opts OpenOpts) (*Store, error) {
 		logger = slog.New(slog.DiscardHandler)
 	}
 	closing, stopAll := context.WithCancel(context.WithoutCancel(ctx))
-	return &Store{pool: pool, direct: direct, beats: beats, logger: logger, closing: closing, stopAll: stopAll}, nil
+	s := &Store{pool: pool, direct: direct, beats: beats, logger: logger, closing: closing, stopAll: stopAll}
+	if opts.VacuumIfNoAutovacuum {
+		s.background.Add(1)
+		go s.vacuumWhileNoAutovacuum()
+	}
+	return s, nil
 }
 
 // setAppName sets application_name unless the URL set it.

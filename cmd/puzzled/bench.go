@@ -63,5 +63,6 @@ func benchConfig(c bench.Config) config {
 		concurrency: c.Concurrency, interactive: c.InteractiveSlots, interactivePoll: c.InteractivePoll,
 		checkpointEvery: c.CheckpointEvery, staleAfter: c.StaleAfter,
 		bulkPriority: c.BulkPriority, bulkYield: c.BulkYield, logLevel: c.LogLevel, limits: c.Limits,
+		vacuumIfNoAutovacuum: true, // as serve's default
 	}
 }

@@ -19,32 +19,35 @@ import (
 
 // config is the server configuration shared by every command.
 type config struct {
-	databaseURL     string
-	directURL       string        // PostgreSQL itself, for migrations and LISTEN, when databaseURL goes through a pooler
-	pooler          string        // what databaseURL goes through: "none" or "transaction"
-	startTimeout    time.Duration // how long serve and work wait for their servers at start
-	redisAddr       string
-	redisDB         int
-	httpAddr        string
-	concurrency     int
-	dbConns         int           // the worker's pool size; 0: workerPoolSize
-	interactive     int           // reserved interactive slots per worker
-	interactivePoll time.Duration // their idle poll
-	checkpointEvery time.Duration
-	staleAfter      time.Duration
-	gcEvery         time.Duration // the periodic garbage collection (gc.go)
-	deadAfter       time.Duration
-	shutdownTimeout time.Duration // bound of a worker's shutdown after SIGTERM
-	playouts        int
-	bulkPriority    string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
-	bulkYield       bool   // stop the bulk solve processes while interactive jobs are on their way
-	logLevel        string
-	limits          api.Limits
-	tokens          []api.StaticToken
-	tokensErr       error // a malformed token variable, reported by commands that serve
-	metricsAddr     string
-	webhooks        webhook.Config // webhooks.go
-	webhooksErr     error          // a malformed webhook variable, reported by connect
+	databaseURL string
+	directURL   string // PostgreSQL itself, for migrations and LISTEN, when databaseURL goes through a pooler
+	pooler      string // what databaseURL goes through: "none" or "transaction"
+	// vacuumIfNoAutovacuum: the API's store stands in for autovacuum
+	// while it is off (store.OpenOpts.VacuumIfNoAutovacuum).
+	vacuumIfNoAutovacuum bool
+	startTimeout         time.Duration // how long serve and work wait for their servers at start
+	redisAddr            string
+	redisDB              int
+	httpAddr             string
+	concurrency          int
+	dbConns              int           // the worker's pool size; 0: workerPoolSize
+	interactive          int           // reserved interactive slots per worker
+	interactivePoll      time.Duration // their idle poll
+	checkpointEvery      time.Duration
+	staleAfter           time.Duration
+	gcEvery              time.Duration // the periodic garbage collection (gc.go)
+	deadAfter            time.Duration
+	shutdownTimeout      time.Duration // bound of a worker's shutdown after SIGTERM
+	playouts             int
+	bulkPriority         string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
+	bulkYield            bool   // stop the bulk solve processes while interactive jobs are on their way
+	logLevel             string
+	limits               api.Limits
+	tokens               []api.StaticToken
+	tokensErr            error // a malformed token variable, reported by commands that serve
+	metricsAddr          string
+	webhooks             webhook.Config // webhooks.go
+	webhooksErr          error          // a malformed webhook variable, reported by connect
 }
 
 func env(name, def string) string {
@@ -113,6 +116,7 @@ func flagSet(name string, cfg *config, groups flagGroups) *flag.FlagSet {
 		fs.IntVar(&cfg.limits.BatchUploads, "batch-uploads", envInt("PUZZLED_BATCH_UPLOADS", 4), "POST /v1/batches bodies read at once; more get 503 [PUZZLED_BATCH_UPLOADS]")
 		fs.Float64Var(&cfg.limits.MinUploadRate, "min-upload-rate", float64(envInt("PUZZLED_MIN_UPLOAD_RATE", 8<<10)), "least average bytes/s of a request body after 10 s; slower gets 408 [PUZZLED_MIN_UPLOAD_RATE]")
 		fs.Float64Var(&cfg.limits.SubmitRate, "submit-rate", float64(envInt("PUZZLED_SUBMIT_RATE", 20)), "submissions per second per token [PUZZLED_SUBMIT_RATE]")
+		fs.BoolVar(&cfg.vacuumIfNoAutovacuum, "vacuum-if-no-autovacuum", envBool("PUZZLED_VACUUM_IF_NO_AUTOVACUUM", true), "while PostgreSQL's autovacuum is off, vacuum and analyze puzzled's tables when autovacuum would (once a minute, skipping tables another session holds); false leaves them to your own VACUUM [PUZZLED_VACUUM_IF_NO_AUTOVACUUM]")
 		cfg.tokens, cfg.tokensErr = staticTokens()
 	}
 	if groups.Work {

@@ -68,6 +68,7 @@ func connect(ctx context.Context, cfg config, logger *slog.Logger, opts store.Op
 	if opts.Logger == nil {
 		opts.Logger = logger
 	}
+	opts.VacuumIfNoAutovacuum = cfg.vacuumIfNoAutovacuum
 	var st *store.Store
 	err = untilReachable(ctx, logger, "PostgreSQL", cfg.startTimeout, func() error {
 		if err := store.Migrate(ctx, cfg.migrateURL(), logger); err != nil {
