@@ -20,14 +20,16 @@ import (
 // projects (issue 31). Each round, on one worker process: project A
 // submits --big slow levels, runs alone for half of --warmup (to fill
 // every slot) and one --warmup more (over which its rate alone is
-// measured), and B submits --small slow levels; once B's batch is done, A's
+// measured), and B submits --small slow levels; once B's batch is done, A
+// runs alone for one --warmup more (its rate alone again), then A's batch
 // is canceled and, once A's last searches have had time to end, B's
 // --small levels run alone.
 // Each is timed from submission to the batch's end. It prints B's time
 // beside A against B's time alone just before (the previous round's, or a
 // first run alone) and just after, averaged: the machines we measure on
 // change speed by a third within minutes, and the average of the two cancels
-// a steady drift. And A's throughput while B ran against A's alone. The
+// a steady drift. And A's throughput while B ran against the average of
+// A's alone before and after, for the same reason. The
 // levels are generated columns levels with a --ms time budget each (most
 // use it all), new ones every batch, so no answer is cached.
 func RunFair(ctx context.Context, args []string, srv Servers) error {
@@ -96,11 +98,11 @@ func RunFair(ctx context.Context, args []string, srv Servers) error {
 		}
 		alone := (before + r.bAlone) / 2
 		ratios = append(ratios, r.bShared.Seconds()/alone.Seconds())
-		keeps = append(keeps, r.aDuring/r.aAlone)
+		keeps = append(keeps, r.aKeeps())
 		bRate := float64(*small) / r.bShared.Seconds()
-		fmt.Printf("round %d: B alone %.1f s before and %.1f s after, B beside A %.1f s = %.2f× alone (%.2f× before alone); A %.1f levels/s alone, %.1f while B ran = %.0f%%; B's share while both ran %.0f%%\n",
+		fmt.Printf("round %d: B alone %.1f s before and %.1f s after, B beside A %.1f s = %.2f× alone (%.2f× before alone); A %.1f levels/s alone before and %.1f after, %.1f while B ran = %.0f%% (%.0f%% of before); B's share while both ran %.0f%%\n",
 			round+1, before.Seconds(), r.bAlone.Seconds(), r.bShared.Seconds(), ratios[round], r.bShared.Seconds()/before.Seconds(),
-			r.aAlone, r.aDuring, 100*keeps[round], 100*bRate/(bRate+r.aDuring))
+			r.aAlone, r.aAfter, r.aDuring, 100*keeps[round], 100*r.aDuring/r.aAlone, 100*bRate/(bRate+r.aDuring))
 		before = r.bAlone
 	}
 	fmt.Printf("median: B beside A = %.2f× B alone (target ≤ 2); A keeps %.0f%% of its throughput (target ≥ 40%%)\n",
@@ -118,8 +120,14 @@ type fairBench struct {
 // fairRound is what one round measured.
 type fairRound struct {
 	bAlone, bShared time.Duration
-	aAlone, aDuring float64 // levels a second
+	// A's rate alone over --warmup before B submits and over --warmup
+	// after B's batch ended, and while B ran; levels a second.
+	aAlone, aAfter, aDuring float64
 }
+
+// aKeeps is A's rate while B ran against the average of its rates alone
+// before and after: the same bracket as B's, for the same drift.
+func (r fairRound) aKeeps() float64 { return r.aDuring / ((r.aAlone + r.aAfter) / 2) }
 
 func (f *fairBench) round(ctx context.Context, big, small int, warmup time.Duration) (fairRound, error) {
 	var r fairRound
@@ -155,9 +163,16 @@ func (f *fairBench) round(ctx context.Context, big, small int, warmup time.Durat
 	if err != nil {
 		return r, err
 	}
-	r.aDuring = float64(done2-done1) / time.Since(t1).Seconds()
-	if done2 >= big {
-		return r, fmt.Errorf("bench-fair: A's batch ended before B's (%+v): make --big larger", r)
+	t2 := time.Now()
+	r.aDuring = float64(done2-done1) / t2.Sub(t1).Seconds()
+	time.Sleep(warmup)
+	done3, err := f.done(ctx, a)
+	if err != nil {
+		return r, err
+	}
+	r.aAfter = float64(done3-done2) / time.Since(t2).Seconds()
+	if done3 >= big {
+		return r, fmt.Errorf("bench-fair: A's batch ended before the round's end (%+v): make --big larger", r)
 	}
 	canceled = true
 	if _, err := f.c.CancelBatch(ctx, a); err != nil {
