@@ -46,39 +46,46 @@ const dueTablesSQL = `
 	ORDER BY t.n_dead_tup DESC, t.relname`
 
 // vacuumWhileNoAutovacuum runs until Close: every vacuumEvery, while
-// autovacuum is off, VacuumDue. It says when it starts or stops standing
-// in for autovacuum (the setting may change on a reload).
+// autovacuum is off, VacuumDue. Like autovacuum, it first looks one
+// vacuumEvery after the start (a short-lived process never does).
 func (s *Store) vacuumWhileNoAutovacuum() {
 	defer s.background.Done()
 	ctx := s.closing
 	tick := time.NewTicker(vacuumEvery)
 	defer tick.Stop()
-	standingIn := false
+	standingIn := s.standInForAutovacuum(ctx, false)
 	for {
-		var on bool
-		if err := s.pool.QueryRow(ctx, `SELECT current_setting('autovacuum')::bool`).Scan(&on); err != nil {
-			if ctx.Err() == nil {
-				s.logger.Warn("store: read the autovacuum setting", "err", err)
-			}
-		} else if on == standingIn {
-			standingIn = !on
-			if standingIn {
-				s.logger.Warn("store: PostgreSQL's autovacuum is off: puzzled vacuums and analyzes its own tables when autovacuum would (docs/service.md, \"When autovacuum is off\")")
-			} else {
-				s.logger.Info("store: PostgreSQL's autovacuum is on: puzzled leaves its tables to it")
-			}
-		}
-		if standingIn {
-			if _, err := s.VacuumDue(ctx); err != nil && ctx.Err() == nil {
-				s.logger.Warn("store: vacuum in autovacuum's stead", "err", err)
-			}
-		}
 		select {
 		case <-ctx.Done():
 			return
 		case <-tick.C:
 		}
+		if standingIn = s.standInForAutovacuum(ctx, standingIn); standingIn {
+			if _, err := s.VacuumDue(ctx); err != nil && ctx.Err() == nil {
+				s.logger.Warn("store: vacuum in autovacuum's stead", "err", err)
+			}
+		}
 	}
+}
+
+// standInForAutovacuum reads whether autovacuum is off (the setting may
+// change on a reload) and says so when that changes from was. On an error
+// it keeps was.
+func (s *Store) standInForAutovacuum(ctx context.Context, was bool) bool {
+	var on bool
+	if err := s.pool.QueryRow(ctx, `SELECT current_setting('autovacuum')::bool`).Scan(&on); err != nil {
+		if ctx.Err() == nil {
+			s.logger.Warn("store: read the autovacuum setting", "err", err)
+		}
+		return was
+	}
+	switch {
+	case !on && !was:
+		s.logger.Warn("store: PostgreSQL's autovacuum is off: puzzled vacuums and analyzes its own tables when autovacuum would (docs/service.md, \"When autovacuum is off\")")
+	case on && was:
+		s.logger.Info("store: PostgreSQL's autovacuum is on again: puzzled leaves its tables to it")
+	}
+	return !on
 }
 
 // VacuumDue vacuums and analyzes (or only analyzes) each table of the
