@@ -115,7 +115,7 @@ func (s *Store) VacuumDue(ctx context.Context) ([]string, error) {
 		if _, err := s.pool.Exec(ctx, stmt+pgx.Identifier{t.Name}.Sanitize()); err != nil {
 			return done, fmt.Errorf("store: %s%s: %w", stmt, t.Name, err)
 		}
-		s.logger.Info("store: vacuumed in autovacuum's stead", slog.String("table", t.Name),
+		s.logger.Debug("store: vacuumed in autovacuum's stead", slog.String("table", t.Name),
 			slog.Bool("vacuum", t.Vacuum), slog.Duration("took", time.Since(start)))
 		done = append(done, t.Name)
 	}
