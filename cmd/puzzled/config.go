@@ -19,35 +19,36 @@ import (
 
 // config is the server configuration shared by every command.
 type config struct {
-	databaseURL string
-	directURL   string // PostgreSQL itself, for migrations and LISTEN, when databaseURL goes through a pooler
-	pooler      string // what databaseURL goes through: "none" or "transaction"
+	databaseURL     string
+	directURL       string        // PostgreSQL itself, for migrations and LISTEN, when databaseURL goes through a pooler
+	pooler          string        // what databaseURL goes through: "none" or "transaction"
+	startTimeout    time.Duration // how long serve and work wait for their servers at start
+	redisAddr       string
+	redisDB         int
+	httpAddr        string
+	concurrency     int
+	dbConns         int           // the worker's pool size; 0: workerPoolSize
+	interactive     int           // reserved interactive slots per worker
+	interactivePoll time.Duration // their idle poll
+	checkpointEvery time.Duration
+	staleAfter      time.Duration
+	gcEvery         time.Duration // the periodic garbage collection (gc.go)
+	deadAfter       time.Duration
+	shutdownTimeout time.Duration // bound of a worker's shutdown after SIGTERM
+	playouts        int
+	bulkPriority    string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
+	bulkYield       bool   // stop the bulk solve processes while interactive jobs are on their way
+	logLevel        string
+	limits          api.Limits
+	tokens          []api.StaticToken
+	tokensErr       error // a malformed token variable, reported by commands that serve
+	metricsAddr     string
+	webhooks        webhook.Config // webhooks.go
+	webhooksErr     error          // a malformed webhook variable, reported by connect
+
 	// vacuumIfNoAutovacuum: the API's store stands in for autovacuum
 	// while it is off (store.OpenOpts.VacuumIfNoAutovacuum).
 	vacuumIfNoAutovacuum bool
-	startTimeout         time.Duration // how long serve and work wait for their servers at start
-	redisAddr            string
-	redisDB              int
-	httpAddr             string
-	concurrency          int
-	dbConns              int           // the worker's pool size; 0: workerPoolSize
-	interactive          int           // reserved interactive slots per worker
-	interactivePoll      time.Duration // their idle poll
-	checkpointEvery      time.Duration
-	staleAfter           time.Duration
-	gcEvery              time.Duration // the periodic garbage collection (gc.go)
-	deadAfter            time.Duration
-	shutdownTimeout      time.Duration // bound of a worker's shutdown after SIGTERM
-	playouts             int
-	bulkPriority         string // of the bulk solve processes: "idle", a niceness, or "off" (bulk searches run in the worker)
-	bulkYield            bool   // stop the bulk solve processes while interactive jobs are on their way
-	logLevel             string
-	limits               api.Limits
-	tokens               []api.StaticToken
-	tokensErr            error // a malformed token variable, reported by commands that serve
-	metricsAddr          string
-	webhooks             webhook.Config // webhooks.go
-	webhooksErr          error          // a malformed webhook variable, reported by connect
 }
 
 func env(name, def string) string {
