@@ -34,6 +34,7 @@ const vacuumEvery = time.Minute
 // default thresholds: autovacuum_vacuum_threshold 50 and scale factor 0.2,
 // the insert threshold 1000 and scale factor 0.2) or analyze (rows changed
 // since the last analyze over 50 and a tenth), with what is due.
+// n_ins_since_vacuum needs PostgreSQL 13 or later.
 const dueTablesSQL = `
 	SELECT t.relname,
 		t.n_dead_tup > 50 + 0.2 * greatest(c.reltuples, 0)
