@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # bench-partitions.sh measures the two ways old jobs can leave PostgreSQL
-# (issue 31, docs/service.md "Not partitioned"), on a stand-in of the jobs
+# (issue 31, docs/service.md "Not partitioned: measured"), on a stand-in of the jobs
 # table in a scratch database: the same columns, and the indexes the
 # collector and the hot paths use.
 #
 #   rows:       one table; the collector deletes a day's jobs in
-#               transactions of 500 and VACUUM returns the space (what
-#               puzzled does);
+#               transactions of 500, then VACUUM makes the space
+#               reusable (what puzzled does);
 #   partitions: jobs LIST-partitioned on kept (the jobs kept for their
 #               level's result: a row moves there, keeping its id, when
 #               its day is collected), the others RANGE-partitioned on id
@@ -15,7 +15,7 @@
 #               side; the collector moves a day's kept jobs out, detaches
 #               the day's partition concurrently and drops it.
 #
-# Both receive the same days of jobs (--per-day, a share of them kept). For
+# Both receive the same days of jobs (per-day a day, a share of them kept). For
 # each collected day it prints the collector's time and WAL (rows: with the
 # VACUUM after it; less the WAL of the inserts beside it, at their rate
 # alone), and the p50/p99 of single-row inserts (a POST's write)
