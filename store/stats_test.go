@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/puzzled/puzzled/internal/waittest"
 	"github.com/puzzled/puzzled/store"
 )
 
@@ -104,23 +105,15 @@ func TestVacuumDueDoesWhatAutovacuumWould(t *testing.T) {
 }
 
 // waitForStats waits until query, over the cumulative statistics (which
-// a backend reports up to a second after its transaction), says true.
+// a backend reports up to seconds after its transaction), says true.
 func waitForStats(t *testing.T, conn *pgx.Conn, query string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	waittest.WaitFor(t, 20*time.Second, query, func() bool {
+		// Outside a transaction, each query reads the statistics afresh.
 		var ok bool
-		// A snapshot of the statistics is kept for a transaction; outside
-		// one, each query reads them afresh.
 		if err := conn.QueryRow(t.Context(), query).Scan(&ok); err != nil {
 			t.Fatal(err)
 		}
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("statistics never showed %q", query)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return ok
+	})
 }
