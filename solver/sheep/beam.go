@@ -130,6 +130,9 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 			}
 		}
 		gated := best*100 < br.near*len(s.b.l.tiles)
+		if s.sched.tableFirst && s.end != nil && k > s.sched.retro.afterBeams {
+			gated = true // see schedule.tableFirst
+		}
 		if s.sched.lateBeams > 0 && (gated || br.late) {
 			s.deferred |= 1 << k
 			continue
@@ -263,6 +266,17 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					line = beamLine(lineage, int32(pi), mv)
 					b.undo(mv)
 					return line, len(l.tiles), false
+				}
+				// At the endgame table's depth the table decides:
+				// a win, or a dead state the beam drops.
+				if e := s.end; e != nil && b.left == e.depth() {
+					if e.holds(b) {
+						s.signals.endgameWon = true
+						return e.finish(b, beamLine(lineage, int32(pi), mv)), len(l.tiles), false
+					}
+					s.signals.endgameCut++
+					b.undo(mv)
+					continue
 				}
 				if b.l.slots-b.traySize < 3 || b.tripleWithin() {
 					score := b.beamEval(br.dig)

@@ -108,8 +108,10 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/10, with sheep/10 on two cores (sheep10x2:
-// Solve with Threads 2, its portfolio; under a node budget it is sheep/10),
+// budget instead), with sheep/11, with sheep/11 on two cores (sheep11x2:
+// Solve's portfolio; under a node budget it is sheep/11), with sheep/10
+// and sheep/10 on two cores (sheep10ScheduleFor, sheep10Helper: no endgame
+// table),
 // with sheep/9 (sheep9ScheduleFor:
 // without the beams of 1000, deferred beams at 4M nodes), with sheep/8
 // (sheep8ScheduleFor: sheep/9 without retrograde proofs), with sheep/7 (sheep7ScheduleFor: sheep/8 with
@@ -142,11 +144,13 @@ func BenchmarkDeals(b *testing.B) {
 			deals = append(deals, d)
 		}
 		for _, sv := range []struct {
-			name    string
-			sched   func(*Level) schedule
-			threads int // 2: Solve's portfolio (a time budget only)
-		}{{"sheep10", scheduleFor, 1}, {"sheep10x2", scheduleFor, 2}, {"sheep9", sheep9ScheduleFor, 1}, {"sheep8", sheep8ScheduleFor, 1},
-			{"sheep7", sheep7ScheduleFor, 1}, {"sheep2", sheep2ScheduleFor, 1}} {
+			name   string
+			sched  func(*Level) schedule
+			helper *schedule // a portfolio on two cores (a time budget only): its helper
+		}{{"sheep11", scheduleFor, nil}, {"sheep11x2", scheduleFor, &helperSchedule},
+			{"sheep10", sheep10ScheduleFor, nil}, {"sheep10x2", sheep10ScheduleFor, &sheep10Helper},
+			{"sheep9", sheep9ScheduleFor, nil}, {"sheep8", sheep8ScheduleFor, nil},
+			{"sheep7", sheep7ScheduleFor, nil}, {"sheep2", sheep2ScheduleFor, nil}} {
 			b.Run("layout="+name+"/solver="+sv.name, func(b *testing.B) {
 				for range b.N {
 					var t benchTally
@@ -156,8 +160,8 @@ func BenchmarkDeals(b *testing.B) {
 						start := time.Now()
 						var res solver.Result
 						var err error
-						if sv.threads > 1 {
-							res, err = Solve(context.Background(), d, solver.Options{Budget: budget, Threads: sv.threads})
+						if sv.helper != nil && budget.MaxNodes == 0 && len(d.tiles) > exhaustFirstTiles {
+							res, err = solvePortfolio(context.Background(), d, solver.Options{Budget: budget, Threads: 2}, sv.sched(d), *sv.helper, portfolioAfter)
 						} else {
 							res, err = solveWith(context.Background(), d, solver.Options{Budget: budget}, sv.sched(d))
 						}
@@ -256,6 +260,18 @@ func sheep2ScheduleFor(l *Level) schedule {
 	return sheep2Schedule
 }
 
+// sheep10ScheduleFor is scheduleFor as sheep/10 ran it: the retrograde
+// search keeps no endgame table.
+func sheep10ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	sc.retro.keep = false
+	return sc
+}
+
+// sheep10Helper is the portfolio's helper as sheep/10 ran it: no endgame
+// table, its beams before its exact pass.
+var sheep10Helper = schedule{first: 1 << 12, beams: helperBeams, exactOrder: helperOrder}
+
 // sheep9Beams are the beams of sheep/9 and sheep/8: no beams of 1000.
 var sheep9Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 	{width: 2000, dig: 200, near: 80},
@@ -267,7 +283,7 @@ var sheep9Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 // sheep9ScheduleFor is scheduleFor as sheep/9 ran it: its beams, and the
 // deferred ones after 4M nodes of the exact pass.
 func sheep9ScheduleFor(l *Level) schedule {
-	sc := scheduleFor(l)
+	sc := sheep10ScheduleFor(l)
 	if sc.beams != nil {
 		sc.beams, sc.lateBeams = sheep9Beams, 4<<20
 	}

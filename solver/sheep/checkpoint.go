@@ -13,9 +13,9 @@ import (
 	"slices"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 9:
+// Checkpoint payload (inside the solver.Meter envelope), version 10:
 //
-//	"SH" 0x09 | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x0a | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint deferred beams (bit k: the schedule's beam k)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
@@ -60,7 +60,11 @@ import (
 // (beams of 1000 before the beam of 2000) and runs the deferred ones at
 // another node count of the unlimited pass: a version 8 payload's
 // deferred set names other beams, and its node count may lie past the
-// point where they run. Version 8 payloads are rejected.
+// point where they run. Version 8 payloads are rejected. Version 10
+// (sheep/11) has the layout of version 9, but every pass after the beam
+// phase cuts at the endgame table's depth (endgame.go): a limited pass
+// stops elsewhere, and a version 9 path may run below that depth.
+// Version 9 payloads are rejected.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -76,7 +80,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x09"
+const payloadMagic = "SH\x0a"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint, compressed (payloads stay under the 1.3 MB that sheep/2

@@ -57,8 +57,25 @@ var helperBeams = []beamRun{
 // helperSchedule is the helper's: a short pass 0 (the beams run after a
 // limited pass 0), the beams, no restarts, then the unlimited pass in the
 // move order of seed helperOrder, so that its exact pass does not repeat
-// the own search's step for step.
-var helperSchedule = schedule{first: 1 << 12, beams: helperBeams, exactOrder: helperOrder}
+// the own search's step for step. Since sheep/11 it builds an endgame
+// table of its own (endgame.go, helperRetro) before its first beam, runs
+// that beam (dig 600, which wins capture-264 deal 11 in about 2M nodes)
+// and then its exact pass (tableFirst): the other beams wait until that
+// pass has counted 2M nodes (about a second), and the pass goes on after
+// them. The own search runs beams first; with the
+// table, the exact pass wins deals of the game's layouts that no beam
+// wins (docs/sheep.md, "Endgame table"), so the two cores now differ in
+// what they try first, not only in beam settings. The table is built on
+// the helper's own core rather than shared, so that neither search waits
+// for the other.
+var helperSchedule = schedule{first: 1 << 12, beams: helperBeams, exactOrder: helperOrder,
+	retro: helperRetro, tableFirst: true, lateBeams: 1 << 21}
+
+// helperRetro builds the helper's endgame table before its beams, with
+// twice the states of the own search's (defaultRetro) and layers four
+// times as wide: the helper's core is spare, and the deeper the table,
+// the more of the exact pass it cuts.
+var helperRetro = retroPlan{nodes: 1 << 18, maxLayer: 1 << 15, keep: true}
 
 // helperOrder seeds the helper's exact pass (board.score); any seed past
 // the restarts' 1..restarts would do.

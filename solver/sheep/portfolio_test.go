@@ -162,7 +162,8 @@ func TestPortfolioAgainstOracle(t *testing.T) {
 // TestPortfolioDecidesWhatOwnDoesNot: deal 11 of the game's layout
 // capture-264, which sheep/9 left unknown after 60 s and 108M nodes and
 // sheep/10 wins only with a deferred beam after 5.8M nodes, is won by the
-// helper's first beam (dig 600) in about 2M: with two threads the
+// helper's first beam (dig 600) in about 2M of its own (since sheep/11
+// after the helper's endgame table, about 0.26M): with two threads the
 // portfolio decides it, and the helper's line is the one returned.
 func TestPortfolioDecidesWhatOwnDoesNot(t *testing.T) {
 	t.Parallel()

@@ -39,6 +39,9 @@ type retroPlan struct {
 	nodes      int64
 	maxLayer   int
 	afterBeams int
+	// keep makes the search keep its complete layers as the search's
+	// endgame table (endgame.go) when it proves nothing.
+	keep bool
 }
 
 // defaultRetro runs after the beam of 50, which wins most deals of the
@@ -48,7 +51,10 @@ type retroPlan struct {
 // one-tower layout L255 they stay narrow: 125 of deals 0–149 are proven
 // with no layer over 8,192 states (median 5,800 states expanded, widest
 // layer 800).
-var defaultRetro = retroPlan{nodes: 1 << 17, maxLayer: 1 << 13, afterBeams: 1}
+//
+// Since sheep/11 its layers are also the endgame table (endgame.go) of the
+// searches after it, at no extra cost.
+var defaultRetro = retroPlan{nodes: 1 << 17, maxLayer: 1 << 13, afterBeams: 1, keep: true}
 
 // defaultRetroFar is for the levels no beam brought near a win (the exact
 // pass follows at once): all L255 deals 0–149 are proven within 1.1M
@@ -78,6 +84,9 @@ type retroSearch struct {
 	tiles []uint64   // the bitset of all tiles
 	types [][]uint64 // per dense type, the bitset of its tiles
 	total []int      // tiles of each type
+	// layers are W_0, W_1, ... as far as they were completed, when the
+	// plan keeps them.
+	layers []*deadTable
 }
 
 func newRetroSearch(l *Level) *retroSearch {
@@ -112,6 +121,9 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 	layer := func() *deadTable { return newDeadTableMax(n, plan.maxLayer+n+1) }
 	cur, next := layer(), layer()
 	cur.add(0, make([]uint64, r.w), 0) // W_0: the empty board
+	if plan.keep {
+		r.layers = append(r.layers[:0], cur)
+	}
 	trayOf := make([]int, len(r.total))
 	var expanded int64
 	key := make([]uint64, r.w)
@@ -161,6 +173,9 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 			return retroProven, j + 1
 		}
 		cur = next
+		if plan.keep {
+			r.layers = append(r.layers, cur)
+		}
 	}
 	return retroNone, 0 // W_n holds the start: the level can be won
 }
@@ -182,16 +197,23 @@ func (r *retroSearch) onTop(state []uint64, t int32) bool {
 // counting its states as nodes. It is a pure function of the level and
 // the plan unless the meter stops it, and keeps no state in checkpoints:
 // a search resumed in pass 0 runs it again.
+//
+// A plan that keeps its layers gives the search its endgame table when it
+// proves nothing (retroNone): W_0 to the last layer it completed.
 func (s *search) retroPhase(plan retroPlan) retroOutcome {
 	m := s.m
-	out, left := newRetroSearch(s.b.l).run(plan, func() bool {
+	r := newRetroSearch(s.b.l)
+	out, left := r.run(plan, func() bool {
 		if m.CheckpointDue() {
 			m.Checkpoint(s.root().encode())
 		}
 		return m.Tick()
 	})
-	if out == retroProven {
+	switch {
+	case out == retroProven:
 		s.retroLeft = left
+	case out == retroNone && len(r.layers) > 1:
+		s.end = newEndgame(s.b.l, r.layers)
 	}
 	return out
 }

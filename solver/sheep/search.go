@@ -90,6 +90,12 @@ type schedule struct {
 	// tableMax caps the dead-state table's entries (0: tableBytes
 	// decides); tests set it small to make the table evict.
 	tableMax int
+	// tableFirst defers every beam after the first one that follows the
+	// retrograde search that built the endgame table (endgame.go) to the
+	// unlimited pass, as the gate defers a beam (lateBeams): with the
+	// table the exact pass, not a wide beam, is what wins deals of the
+	// game's layouts that the beams leave. A portfolio's helper runs so.
+	tableFirst bool
 	// exactOrder seeds the move order of the unlimited pass (board.score;
 	// 0: the plain order). A portfolio's helper (portfolio.go) takes
 	// another order than the own search's, so that the two exact passes
@@ -216,6 +222,7 @@ type search struct {
 	parent    *search     // a projection's search: its checkpoints are the parent's
 	projected uint64      // on outProjected: the types of the unsolvable projection
 	retroLeft int         // on outRetro: the tiles left where no state can be cleared
+	end       *endgame    // the endgame table, once the retrograde search built one
 
 	sleep   []int32 // sleep sets of the open frames (frame.sleepAt)
 	pending []int32 // the sleep set of the next frame pushed (childSleep)
@@ -246,6 +253,8 @@ type testSignals struct {
 	lateRun     bool  // deferred beams ran
 	lateFree    int64 // deferred beams run only because they are no wider than lateFree
 	gateCleared int   // the best line's cleared tiles when restartNear was asked (the gate's input)
+	endgameCut  int64 // states at the endgame table's depth that it calls dead
+	endgameWon  bool  // the win was finished by the endgame table
 }
 
 // outcome is how a search ended.
@@ -298,6 +307,16 @@ func (s *search) pushFrame() {
 // solve runs passes until a win, exhaustion or a stop. On outSolved s.path
 // is the winning line.
 func (s *search) solve() outcome {
+	// A search resumed after pass 0 needs the endgame table the beam
+	// phase built; it is a pure function of the level and the plan.
+	if s.pass > 0 && s.end == nil && s.sched.retro.keep {
+		switch s.retroPhase(s.sched.retro) {
+		case retroProven:
+			return outRetro
+		case retroStopped:
+			return outStopped
+		}
+	}
 	for {
 		out := s.run()
 		if out != outPassLimit {
@@ -416,6 +435,16 @@ func (s *search) step(mv int32) bool {
 	}
 	if b.left == 0 && b.traySize == 0 {
 		return true
+	}
+	if e := s.end; e != nil && b.left == e.depth() {
+		if e.holds(b) {
+			s.path = e.finish(b, s.path)
+			s.signals.endgameWon = true
+			return true
+		}
+		s.signals.endgameCut++
+		s.retract()
+		return false
 	}
 	if b.l.slots-b.traySize == 1 && s.sleeping() && !s.completable() {
 		s.signals.noMove++

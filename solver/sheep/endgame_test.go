@@ -1,0 +1,186 @@
+package sheep
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/puzzled/puzzled/solver"
+)
+
+// TestEndgameTableAgainstOracle walks random small levels at random and
+// asks, at every state with at most J tiles left, both the endgame table
+// and the brute-force oracle whether the state can be cleared: the table
+// must hold exactly the states the oracle can clear, on both sides.
+func TestEndgameTableAgainstOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(34, 11))
+	held, dead := 0, 0
+	for k := range 1000 {
+		l := mustParse(t, smallLevel(rng))
+		if precheckFail(l) != "" {
+			continue
+		}
+		// A bounded search, so that the table stops short of the start
+		// as it does on real levels.
+		r := newRetroSearch(l)
+		r.run(retroPlan{nodes: 1 + rng.Int64N(200), maxLayer: 1 << 20, keep: true}, func() bool { return false })
+		if len(r.layers) < 2 {
+			continue
+		}
+		e := newEndgame(l, r.layers)
+		o := newOracle(l)
+		for range 20 {
+			b := newBoard(l)
+			for b.left > 0 {
+				if b.left <= e.depth() {
+					var removed uint32
+					for i := range l.tiles {
+						if b.removed[i/64]&(1<<(i%64)) != 0 {
+							removed |= 1 << i
+						}
+					}
+					var line []int
+					want := o.dfs(removed, &line)
+					if got := e.holds(b); got != want {
+						t.Fatalf("level %d %s: %d tiles left, removed %b: table %v, oracle %v", k, l.Canonical(), b.left, removed, got, want)
+					}
+					if want {
+						held++
+					} else {
+						dead++
+					}
+				}
+				var legal []int32
+				for _, c := range b.clk {
+					if b.legal(c) {
+						legal = append(legal, c)
+					}
+				}
+				if len(legal) == 0 {
+					break
+				}
+				b.apply(legal[rng.IntN(len(legal))])
+			}
+		}
+	}
+	t.Logf("states checked: %d the table holds, %d it calls dead", held, dead)
+	if held < 1000 || dead < 1000 {
+		t.Fatalf("too few states checked: %d held, %d dead", held, dead)
+	}
+}
+
+// TestEndgameInSchedule solves random small levels through a schedule
+// whose retrograde search keeps its layers (the own search's way: beams
+// first) and one that runs its exact pass first (tableFirst, the
+// helper's way): the oracle's verdicts, every plan replayed (solveVerifiedWith),
+// and the table both finishing wins and cutting dead states. Some levels
+// are interrupted at random nodes and resumed, which rebuilds the table
+// when the resume lands after pass 0.
+func TestEndgameInSchedule(t *testing.T) {
+	t.Parallel()
+	// A short pass 0 and narrow beams leave levels to the passes the
+	// table serves.
+	beams := []beamRun{{width: 1, dig: 100}, {width: 2, dig: 100}}
+	table := retroPlan{nodes: 60, maxLayer: 1 << 10, afterBeams: 1, keep: true}
+	for _, tc := range []struct {
+		name  string
+		sched schedule
+	}{
+		{"beams first", schedule{first: 4, restart: 20, restarts: 2, restartNear: 80, beams: beams, retro: table}},
+		{"table first", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true},
+			tableFirst: true, lateBeams: 50, exactOrder: helperOrder}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(34, 12))
+			won, cut, resumed := 0, int64(0), 0
+			for k := range 1500 {
+				l := mustParse(t, smallLevel(rng))
+				res := solveVerifiedWith(t, l, solver.Options{}, tc.sched)
+				solvable := newOracle(l).solve() != nil
+				if (res.Verdict == solver.Solved) != solvable || res.Verdict == solver.Unknown {
+					t.Fatalf("level %d %s: %s (%s), oracle solvable %v", k, l.Canonical(), res.Verdict, res.Proof, solvable)
+				}
+				if precheckFail(l) != "" {
+					continue
+				}
+				m, _ := solver.NewMeter(context.Background(), solver.Options{})
+				s := newSearch(l, m, tc.sched)
+				s.solve()
+				if s.signals.endgameWon {
+					won++
+				}
+				cut += s.signals.endgameCut
+				if s.end != nil && res.Stats.Nodes > 1 && k%10 == 0 {
+					resumeAtRandom(t, k, l, tc.sched, res, rng, 2)
+					resumed += 2
+				}
+			}
+			// Cuts are rare here (small levels are decided before their
+			// passes reach the table's depth in a dead state);
+			// TestEndgameCutsInExactPass counts them.
+			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d", won, cut, resumed)
+			if won < 20 || resumed < 10 {
+				t.Fatalf("the table fired too seldom: %d wins, %d resumes", won, resumed)
+			}
+		})
+	}
+}
+
+// TestEndgameCutsInExactPass gives the exact pass, from the start, the
+// table of a retrograde search stopped at a random budget, on random small
+// levels: it must end as the oracle says (a win replayed, or exhausted
+// only where the oracle finds no win) while the table cuts dead states,
+// which is what an exhaustive proof then rests on.
+func TestEndgameCutsInExactPass(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(34, 13))
+	var cut int64
+	exhausted, won := 0, 0
+	for k := range 1500 {
+		// Tight trays and many tiles: dead states near the end, where
+		// the table's depth lies.
+		var kinds []int
+		types := 3 + rng.IntN(4)
+		for range 5 + rng.IntN(4) {
+			v := 1 + rng.IntN(types)
+			kinds = append(kinds, v, v, v)
+		}
+		rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+		l := mustParse(t, geometryLevel(rng, kinds, 3+rng.IntN(2)))
+		if precheckFail(l) != "" {
+			continue
+		}
+		r := newRetroSearch(l)
+		if out, _ := r.run(retroPlan{nodes: 1 + rng.Int64N(3000), maxLayer: 1 << 20, keep: true}, func() bool { return false }); out != retroNone || len(r.layers) < 2 || len(r.layers) > len(l.tiles) {
+			continue // proven, or no table short of the start
+		}
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, schedule{})
+		s.end = newEndgame(l, r.layers)
+		out := s.solve()
+		solvable := newOracle(l).solve() != nil
+		switch out {
+		case outSolved:
+			if _, ok := replayIdx(l, s.path); !ok || !solvable || len(s.path) != len(l.tiles) {
+				t.Fatalf("level %d %s: line %v does not win (oracle solvable %v)", k, l.Canonical(), s.path, solvable)
+			}
+			if s.signals.endgameWon {
+				won++
+			}
+		case outExhausted:
+			if solvable {
+				t.Fatalf("level %d %s: exhausted with the table, the oracle wins it", k, l.Canonical())
+			}
+			exhausted++
+		default:
+			t.Fatalf("level %d: outcome %d", k, out)
+		}
+		cut += s.signals.endgameCut
+	}
+	t.Logf("wins finished by the table: %d; exhausted: %d; states cut: %d", won, exhausted, cut)
+	if won < 100 || exhausted < 10 || cut < 5 {
+		t.Fatalf("the table fired too seldom: %d wins, %d exhausted, %d cuts", won, exhausted, cut)
+	}
+}
