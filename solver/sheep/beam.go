@@ -240,6 +240,15 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 	var scratch []move
 	var kids []beamNode
 	seen := map[uint64]struct{}{}
+	// With an endgame table, rows[i] is the set of W_J states within
+	// reach of cur[i] (reach); a child with none is dead.
+	e := s.end
+	var rows, nextRows []reachRow
+	var probe reachRow
+	if e != nil && !s.sched.noReach {
+		rows = make([]reachRow, 1)
+		e.reach.full(&rows[0], e.layers[e.depth()].len())
+	}
 	for len(cur) > 0 {
 		kids = kids[:0]
 		clear(seen)
@@ -269,12 +278,17 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 				}
 				// At the endgame table's depth the table decides:
 				// a win, or a dead state the beam drops.
-				if e := s.end; e != nil && b.left == e.depth() {
+				if e != nil && b.left == e.depth() {
 					if e.holds(b) {
 						s.signals.endgameWon = true
 						return e.finish(b, beamLine(lineage, int32(pi), mv)), len(l.tiles), false
 					}
 					s.signals.endgameCut++
+					b.undo(mv)
+					continue
+				}
+				if rows != nil && !e.reach.click(&probe, &rows[pi], mv) {
+					s.signals.reachCut++
 					b.undo(mv)
 					continue
 				}
@@ -307,6 +321,13 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 			nb.copyFrom(cur[kd.parent])
 			nb.apply(kd.tile)
 			next = append(next, nb)
+		}
+		if rows != nil {
+			nextRows = slices.Grow(nextRows[:0], len(kids))[:len(kids)]
+			for i, kd := range kids {
+				e.reach.click(&nextRows[i], &rows[kd.parent], kd.tile)
+			}
+			rows, nextRows = nextRows, rows
 		}
 		lineage = append(lineage, slices.Clone(kids))
 		spare = append(spare, cur...)

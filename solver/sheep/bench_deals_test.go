@@ -108,8 +108,10 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/11, with sheep/11 on two cores (sheep11x2:
-// Solve's portfolio; under a node budget it is sheep/11), with sheep/10
+// budget instead), with sheep/12, with sheep/12 on two cores (sheep12x2:
+// Solve's portfolio; under a node budget it is sheep/12), with sheep/11
+// and sheep/11 on two cores (sheep11ScheduleFor, sheep11Helper: no cut
+// above the endgame table), with sheep/10
 // and sheep/10 on two cores (sheep10ScheduleFor, sheep10Helper: no endgame
 // table),
 // with sheep/9 (sheep9ScheduleFor:
@@ -147,7 +149,8 @@ func BenchmarkDeals(b *testing.B) {
 			name   string
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
-		}{{"sheep11", scheduleFor, nil}, {"sheep11x2", scheduleFor, &helperSchedule},
+		}{{"sheep12", scheduleFor, nil}, {"sheep12x2", scheduleFor, &helperSchedule},
+			{"sheep11", sheep11ScheduleFor, nil}, {"sheep11x2", sheep11ScheduleFor, &sheep11Helper},
 			{"sheep10", sheep10ScheduleFor, nil}, {"sheep10x2", sheep10ScheduleFor, &sheep10Helper},
 			{"sheep9", sheep9ScheduleFor, nil}, {"sheep8", sheep8ScheduleFor, nil},
 			{"sheep7", sheep7ScheduleFor, nil}, {"sheep2", sheep2ScheduleFor, nil}} {
@@ -259,6 +262,20 @@ func sheep2ScheduleFor(l *Level) schedule {
 	}
 	return sheep2Schedule
 }
+
+// sheep11ScheduleFor is scheduleFor as sheep/11 ran it: no cut above the
+// endgame table.
+func sheep11ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	sc.noReach = true
+	return sc
+}
+
+// sheep11Helper is the portfolio's helper as sheep/11 ran it: no cut
+// above its table, its exact pass in the order of helperOrder, the other
+// beams after 2M nodes of it.
+var sheep11Helper = schedule{first: 1 << 12, beams: helperBeams, exactOrder: helperOrder,
+	retro: helperRetro, tableFirst: true, lateBeams: 1 << 21, noReach: true}
 
 // sheep10ScheduleFor is scheduleFor as sheep/10 ran it: the retrograde
 // search keeps no endgame table.

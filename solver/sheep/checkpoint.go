@@ -15,7 +15,7 @@ import (
 
 // Checkpoint payload (inside the solver.Meter envelope), version 10:
 //
-//	"SH" 0x0a | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x0b | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint deferred beams (bit k: the schedule's beam k)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
@@ -64,7 +64,9 @@ import (
 // (sheep/11) has the layout of version 9, but every pass after the beam
 // phase cuts at the endgame table's depth (endgame.go): a limited pass
 // stops elsewhere, and a version 9 path may run below that depth.
-// Version 9 payloads are rejected.
+// Version 9 payloads are rejected. Version 11 (sheep/12) has the layout
+// of version 10, but those passes and beams also cut above the table's
+// depth (reach, endgame.go): version 10 payloads are rejected.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -80,7 +82,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x0a"
+const payloadMagic = "SH\x0b"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint, compressed (payloads stay under the 1.3 MB that sheep/2

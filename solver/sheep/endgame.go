@@ -1,5 +1,7 @@
 package sheep
 
+import "math/bits"
+
 // The endgame table (sheep/11): the layers W_0..W_J of the retrograde
 // search (retro.go), kept when it proves nothing. W_j holds every state
 // with j tiles left from which the level can be cleared, exactly (a layer
@@ -28,6 +30,9 @@ type endgame struct {
 	tiles  []uint64     // the bitset of every tile
 	zobAll uint64       // Zobrist hash of every tile: hash(left) = zobAll ^ hash(removed)
 	key    []uint64     // scratch: the tiles left of the state looked up
+
+	reach *reach     // W_J seen from above (reach)
+	rows  []reachRow // per tiles left, the W_J states within reach on the depth-first line
 }
 
 func newEndgame(l *Level, layers []*deadTable) *endgame {
@@ -37,7 +42,30 @@ func newEndgame(l *Level, layers []*deadTable) *endgame {
 		e.tiles[i/64] |= 1 << (i % 64)
 		e.zobAll ^= z
 	}
+	e.reach = newReach(l, layers[len(layers)-1])
+	e.rows = make([]reachRow, n+1)
+	e.reach.full(&e.rows[n], layers[len(layers)-1].len())
 	return e
+}
+
+// follow sets the rows of the depth-first line to those of path, clicked
+// from the start: the table may be built while a pass's line is open, and
+// a resumed search replays its line without step.
+func (e *endgame) follow(path []int32) {
+	n := len(e.rows) - 1
+	for i, t := range path {
+		if n-i-1 <= e.depth() {
+			return
+		}
+		e.reach.click(&e.rows[n-i-1], &e.rows[n-i], t)
+	}
+}
+
+// within reports whether the state b reached by clicking t, with more than
+// depth tiles left, still has a state of W_J within reach (reach), and
+// records its row for the clicks below it.
+func (e *endgame) within(b *board, t int32) bool {
+	return e.reach.click(&e.rows[b.left], &e.rows[b.left+1], t)
 }
 
 // depth is J: the tiles left where the forward searches meet the table.
@@ -80,4 +108,83 @@ func (e *endgame) finish(b *board, line []int32) []int32 {
 		line = append(line, next)
 	}
 	return line
+}
+
+// reach is the endgame table seen from above (sheep/12). Clicks only take
+// tiles off the board, so a state with more than J tiles left can be
+// cleared only through a state of W_J whose tiles left are all still on
+// its board: when no state of W_J has its tiles left within the state's,
+// no line from the state reaches W_J, and it is dead. The search keeps,
+// along its line, the set of W_J states still within reach: a click on
+// tile t drops those that still have t on the board (one AND NOT over a
+// bitset of W_J). On a deal of level 100031 whose exact pass found no
+// win in 20M nodes with the table alone, the two together won in 6.2M.
+//
+// At J tiles left the set holds at most the state itself, so it agrees
+// with holds there; the cut only ever calls a state dead that is, so it
+// is as sound as the table's cut at J (see endgame).
+type reach struct {
+	words int      // words of a set of W_J states
+	has   []uint64 // per tile, words bits: the W_J states with the tile still on the board
+}
+
+// reachRow is the set of W_J states within reach of one state; bits
+// outside words [lo, hi) are zero.
+type reachRow struct {
+	bits   []uint64
+	lo, hi int
+}
+
+func newReach(l *Level, wj *deadTable) *reach {
+	n, w := len(l.tiles), wj.w
+	r := &reach{words: (wj.len() + 63) / 64}
+	r.has = make([]uint64, n*r.words)
+	for e := range wj.len() {
+		key := wj.keys[e*w : (e+1)*w]
+		for k, word := range key {
+			for ; word != 0; word &= word - 1 {
+				t := k*64 + bits.TrailingZeros64(word)
+				r.has[t*r.words+e/64] |= 1 << (e % 64)
+			}
+		}
+	}
+	return r
+}
+
+// full sets row to every state of W_J: all are within reach of the start.
+func (r *reach) full(row *reachRow, states int) {
+	row.bits = row.bits[:0]
+	for range r.words {
+		row.bits = append(row.bits, ^uint64(0))
+	}
+	if rem := states % 64; rem != 0 {
+		row.bits[r.words-1] = 1<<rem - 1
+	}
+	row.lo, row.hi = 0, r.words
+}
+
+// click sets dst to the states of src still within reach once tile t is
+// clicked, and reports whether any is.
+func (r *reach) click(dst, src *reachRow, t int32) bool {
+	if cap(dst.bits) < r.words {
+		dst.bits = make([]uint64, r.words)
+	}
+	dst.bits = dst.bits[:r.words]
+	has := r.has[int(t)*r.words : (int(t)+1)*r.words]
+	lo, hi := src.hi, src.lo
+	for k := src.lo; k < src.hi; k++ {
+		w := src.bits[k] &^ has[k]
+		dst.bits[k] = w
+		if w != 0 {
+			lo, hi = min(lo, k), k+1
+		}
+	}
+	if lo >= hi {
+		dst.lo, dst.hi = 0, 0
+		return false
+	}
+	// Words outside [lo, hi) of dst may hold an older line's bits; they
+	// are never read.
+	dst.lo, dst.hi = lo, hi
+	return true
 }

@@ -51,12 +51,7 @@ func TestEndgameTableAgainstOracle(t *testing.T) {
 						dead++
 					}
 				}
-				var legal []int32
-				for _, c := range b.clk {
-					if b.legal(c) {
-						legal = append(legal, c)
-					}
-				}
+				legal := legalClicks(b)
 				if len(legal) == 0 {
 					break
 				}
@@ -67,6 +62,69 @@ func TestEndgameTableAgainstOracle(t *testing.T) {
 	t.Logf("states checked: %d the table holds, %d it calls dead", held, dead)
 	if held < 1000 || dead < 1000 {
 		t.Fatalf("too few states checked: %d held, %d dead", held, dead)
+	}
+}
+
+// TestReachAgainstOracle walks random levels of 18–36 tiles at random
+// from the start, keeping the rows of the reach cut (reach) as the
+// depth-first search does, and asks the oracle about every state above
+// the table's depth that the cut calls dead: none may be winnable. It
+// also checks that the cut fires, and that at the table's depth a row is
+// non-empty exactly when the table holds the state.
+func TestReachAgainstOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(34, 14))
+	cut, kept := 0, 0
+	for k := range 1000 {
+		l := mustParse(t, smallLevel(rng))
+		if precheckFail(l) != "" {
+			continue
+		}
+		r := newRetroSearch(l)
+		r.run(retroPlan{nodes: 1 + rng.Int64N(200), maxLayer: 1 << 20, keep: true}, func() bool { return false })
+		if len(r.layers) < 2 {
+			continue
+		}
+		e := newEndgame(l, r.layers)
+		o := newOracle(l)
+		for range 20 {
+			b := newBoard(l)
+			for b.left > e.depth() {
+				legal := legalClicks(b)
+				if len(legal) == 0 {
+					break
+				}
+				c := legal[rng.IntN(len(legal))]
+				b.apply(c)
+				within := e.within(b, c)
+				if b.left == e.depth() {
+					if within != e.holds(b) {
+						t.Fatalf("level %d %s: at the table's depth the row says %v, the table %v", k, l.Canonical(), within, e.holds(b))
+					}
+					break
+				}
+				if within {
+					kept++
+					continue
+				}
+				var removed uint32
+				for i := range l.tiles {
+					if b.removed[i/64]&(1<<(i%64)) != 0 {
+						removed |= 1 << i
+					}
+				}
+				var line []int
+				if o.dfs(removed, &line) {
+					t.Fatalf("level %d %s: %d tiles left, removed %b: reach cuts a state the oracle wins by %v", k, l.Canonical(), b.left, removed, line)
+				}
+				cut++
+				break // every state below is cut too
+			}
+		}
+	}
+	t.Logf("states above the table's depth: %d cut (all dead), %d kept", cut, kept)
+	if cut < 250 || kept < 1000 {
+		t.Fatalf("the cut fired too seldom: %d cut, %d kept", cut, kept)
 	}
 }
 
@@ -133,10 +191,13 @@ func TestEndgameInSchedule(t *testing.T) {
 // levels: it must end as the oracle says (a win replayed, or exhausted
 // only where the oracle finds no win) while the table cuts dead states,
 // which is what an exhaustive proof then rests on.
+//
+// Above the table's depth the reach cut (reach) calls states dead whose
+// line cannot meet a state of W_J; the same exhausted passes rest on it.
 func TestEndgameCutsInExactPass(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(34, 13))
-	var cut int64
+	var cut, reachCut int64
 	exhausted, won := 0, 0
 	for k := range 1500 {
 		// Tight trays and many tiles: dead states near the end, where
@@ -178,9 +239,10 @@ func TestEndgameCutsInExactPass(t *testing.T) {
 			t.Fatalf("level %d: outcome %d", k, out)
 		}
 		cut += s.signals.endgameCut
+		reachCut += s.signals.reachCut
 	}
-	t.Logf("wins finished by the table: %d; exhausted: %d; states cut: %d", won, exhausted, cut)
-	if won < 100 || exhausted < 10 || cut < 5 {
-		t.Fatalf("the table fired too seldom: %d wins, %d exhausted, %d cuts", won, exhausted, cut)
+	t.Logf("wins finished by the table: %d; exhausted: %d; states cut: %d at its depth, %d above it (reach)", won, exhausted, cut, reachCut)
+	if won < 100 || exhausted < 10 || cut < 5 || reachCut < 20 {
+		t.Fatalf("the table fired too seldom: %d wins, %d exhausted, %d cuts, %d reach cuts", won, exhausted, cut, reachCut)
 	}
 }

@@ -131,3 +131,14 @@ func solveVerifiedWith(t testing.TB, l *Level, opts solver.Options, sched schedu
 	}
 	return res
 }
+
+// legalClicks are the clicks of b's state that do not lose at once.
+func legalClicks(b *board) []int32 {
+	var legal []int32
+	for _, c := range b.clk {
+		if b.legal(c) {
+			legal = append(legal, c)
+		}
+	}
+	return legal
+}

@@ -55,21 +55,27 @@ var helperBeams = []beamRun{
 }
 
 // helperSchedule is the helper's: a short pass 0 (the beams run after a
-// limited pass 0), the beams, no restarts, then the unlimited pass in the
-// move order of seed helperOrder, so that its exact pass does not repeat
-// the own search's step for step. Since sheep/11 it builds an endgame
-// table of its own (endgame.go, helperRetro) before its first beam, runs
-// that beam (dig 600, which wins capture-264 deal 11 in about 2M nodes)
-// and then its exact pass (tableFirst): the other beams wait until that
-// pass has counted 2M nodes (about a second), and the pass goes on after
-// them. The own search runs beams first; with the
+// limited pass 0), the beams, no restarts, then the unlimited pass. Since
+// sheep/11 it builds an endgame table of its own (endgame.go,
+// helperRetro) before its first beam, runs that beam (dig 600, which wins
+// capture-264 deal 11 in about 2M nodes) and then its exact pass
+// (tableFirst): the other beams wait until that pass has counted 8M
+// nodes (3–4 s; 2M in sheep/11), and the pass goes on after them. Since
+// sheep/12 the pass cuts above the table too (reach) and runs in the
+// plain move order, the own search's exact order: the own search reaches
+// its exact pass only after some 35M nodes of beams and restarts on hard
+// deals, so the two do not repeat each other within seconds, and the
+// plain order with the cut wins deals the order of helperOrder (sheep/11's)
+// does not: capture-264 deals 168, 386, 670 in 4M nodes each, where
+// sheep/11's helper found nothing in 12M (docs/sheep.md, "Reach"). The
+// own search runs beams first; with the
 // table, the exact pass wins deals of the game's layouts that no beam
 // wins (docs/sheep.md, "Endgame table"), so the two cores now differ in
 // what they try first, not only in beam settings. The table is built on
 // the helper's own core rather than shared, so that neither search waits
 // for the other.
-var helperSchedule = schedule{first: 1 << 12, beams: helperBeams, exactOrder: helperOrder,
-	retro: helperRetro, tableFirst: true, lateBeams: 1 << 21}
+var helperSchedule = schedule{first: 1 << 12, beams: helperBeams,
+	retro: helperRetro, tableFirst: true, lateBeams: 1 << 23}
 
 // helperRetro builds the helper's endgame table before its beams, with
 // twice the states of the own search's (defaultRetro) and layers four
@@ -77,8 +83,8 @@ var helperSchedule = schedule{first: 1 << 12, beams: helperBeams, exactOrder: he
 // the more of the exact pass it cuts.
 var helperRetro = retroPlan{nodes: 1 << 18, maxLayer: 1 << 15, keep: true}
 
-// helperOrder seeds the helper's exact pass (board.score); any seed past
-// the restarts' 1..restarts would do.
+// helperOrder seeded the helper's exact pass (board.score) until sheep/12;
+// any seed past the restarts' 1..restarts would do.
 const helperOrder = 1001
 
 // errDecided ends the other search of a portfolio once one decided.

@@ -21,12 +21,7 @@ func TestPressureAgainstOracle(t *testing.T) {
 		for range 20 {
 			b := newBoard(l)
 			for b.left > 0 {
-				var legal []int32
-				for _, i := range b.clk {
-					if b.legal(i) {
-						legal = append(legal, i)
-					}
-				}
+				legal := legalClicks(b)
 				if len(legal) == 0 {
 					break
 				}

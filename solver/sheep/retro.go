@@ -214,6 +214,7 @@ func (s *search) retroPhase(plan retroPlan) retroOutcome {
 		s.retroLeft = left
 	case out == retroNone && len(r.layers) > 1:
 		s.end = newEndgame(s.b.l, r.layers)
+		s.end.follow(s.path)
 	}
 	return out
 }

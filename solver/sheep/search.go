@@ -42,6 +42,9 @@ type schedule struct {
 	noPressure, pressureAll bool
 	// noSleep turns off sleep sets in the unlimited pass (sleep.go).
 	noSleep bool
+	// noReach turns off the cut above the endgame table's depth (reach
+	// in endgame.go), as sheep/11 ran.
+	noReach bool
 	// newestDead makes the unlimited pass's checkpoints keep its newest
 	// dead states rather than its costliest (encodeDead), as sheep/8 did
 	// until payload version 8: BenchmarkResume's baseline.
@@ -254,6 +257,7 @@ type testSignals struct {
 	lateFree    int64 // deferred beams run only because they are no wider than lateFree
 	gateCleared int   // the best line's cleared tiles when restartNear was asked (the gate's input)
 	endgameCut  int64 // states at the endgame table's depth that it calls dead
+	reachCut    int64 // states above it with no state of the table within reach
 	endgameWon  bool  // the win was finished by the endgame table
 }
 
@@ -443,6 +447,11 @@ func (s *search) step(mv int32) bool {
 			return true
 		}
 		s.signals.endgameCut++
+		s.retract()
+		return false
+	}
+	if e := s.end; e != nil && !s.sched.noReach && b.left > e.depth() && !e.within(b, mv) {
+		s.signals.reachCut++
 		s.retract()
 		return false
 	}

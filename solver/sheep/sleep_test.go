@@ -70,12 +70,7 @@ func TestLegalAfter(t *testing.T) {
 		l := mustParse(t, smallLevel(rng))
 		b := newBoard(l)
 		for b.left > 0 {
-			var legal []int32
-			for _, i := range b.clk {
-				if b.legal(i) {
-					legal = append(legal, i)
-				}
-			}
+			legal := legalClicks(b)
 			if len(legal) == 0 {
 				break
 			}
