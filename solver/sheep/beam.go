@@ -244,7 +244,6 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 	// reach of cur[i] (reach); a child with none is dead.
 	e := s.end
 	var rows, nextRows []reachRow
-	var probe reachRow
 	if e != nil && !s.sched.noReach {
 		rows = make([]reachRow, 1)
 		e.reach.full(&rows[0], e.layers[e.depth()].len())
@@ -287,7 +286,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					b.undo(mv)
 					continue
 				}
-				if rows != nil && !e.reach.click(&probe, &rows[pi], mv) {
+				if rows != nil && !e.reach.alive(&rows[pi], mv) {
 					s.signals.reachCut++
 					b.undo(mv)
 					continue
@@ -325,7 +324,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		if rows != nil {
 			nextRows = slices.Grow(nextRows[:0], len(kids))[:len(kids)]
 			for i, kd := range kids {
-				e.reach.click(&nextRows[i], &rows[kd.parent], kd.tile)
+				e.reach.click(&nextRows[i], &rows[kd.parent], kd.tile, false)
 			}
 			rows, nextRows = nextRows, rows
 		}

@@ -57,7 +57,7 @@ func (e *endgame) follow(path []int32) {
 		if n-i-1 <= e.depth() {
 			return
 		}
-		e.reach.click(&e.rows[n-i-1], &e.rows[n-i], t)
+		e.reach.click(&e.rows[n-i-1], &e.rows[n-i], t, true)
 	}
 }
 
@@ -65,7 +65,7 @@ func (e *endgame) follow(path []int32) {
 // depth tiles left, still has a state of W_J within reach (reach), and
 // records its row for the clicks below it.
 func (e *endgame) within(b *board, t int32) bool {
-	return e.reach.click(&e.rows[b.left], &e.rows[b.left+1], t)
+	return e.reach.click(&e.rows[b.left], &e.rows[b.left+1], t, true)
 }
 
 // depth is J: the tiles left where the forward searches meet the table.
@@ -123,21 +123,28 @@ func (e *endgame) finish(b *board, line []int32) []int32 {
 // At J tiles left the set holds at most the state itself, so it agrees
 // with holds there; the cut only ever calls a state dead that is, so it
 // is as sound as the table's cut at J (see endgame).
+//
+// Most clicks cost nothing: the tiles of the upper layers are on the
+// board of no state of W_J (its states hold J tiles, near the bottom), so
+// the row does not change; a row then shares its parent's words.
 type reach struct {
-	words int      // words of a set of W_J states
-	has   []uint64 // per tile, words bits: the W_J states with the tile still on the board
+	words int        // words of a set of W_J states
+	has   []uint64   // per tile, words bits: the W_J states with the tile still on the board
+	span  [][2]int32 // per tile, the words [lo, hi) where has is not zero (lo = hi: none)
 }
 
-// reachRow is the set of W_J states within reach of one state; bits
-// outside words [lo, hi) are zero.
+// reachRow is the set of W_J states within reach of one state: words
+// [lo, hi) of bits, the first and last of them not zero (lo = hi: none).
+// bits is own, or the bits of a row it was clicked from when the click
+// changed nothing.
 type reachRow struct {
-	bits   []uint64
-	lo, hi int
+	own, bits []uint64
+	lo, hi    int
 }
 
 func newReach(l *Level, wj *deadTable) *reach {
 	n, w := len(l.tiles), wj.w
-	r := &reach{words: (wj.len() + 63) / 64}
+	r := &reach{words: (wj.len() + 63) / 64, span: make([][2]int32, n)}
 	r.has = make([]uint64, n*r.words)
 	for e := range wj.len() {
 		key := wj.keys[e*w : (e+1)*w]
@@ -148,43 +155,84 @@ func newReach(l *Level, wj *deadTable) *reach {
 			}
 		}
 	}
+	for t := range n {
+		has := r.has[t*r.words : (t+1)*r.words]
+		lo, hi := 0, len(has)
+		for lo < hi && has[lo] == 0 {
+			lo++
+		}
+		for hi > lo && has[hi-1] == 0 {
+			hi--
+		}
+		r.span[t] = [2]int32{int32(lo), int32(hi)}
+	}
 	return r
 }
 
 // full sets row to every state of W_J: all are within reach of the start.
 func (r *reach) full(row *reachRow, states int) {
-	row.bits = row.bits[:0]
+	row.own = row.own[:0]
 	for range r.words {
-		row.bits = append(row.bits, ^uint64(0))
+		row.own = append(row.own, ^uint64(0))
 	}
 	if rem := states % 64; rem != 0 {
-		row.bits[r.words-1] = 1<<rem - 1
+		row.own[r.words-1] = 1<<rem - 1
 	}
-	row.lo, row.hi = 0, r.words
+	row.bits, row.lo, row.hi = row.own, 0, r.words
+}
+
+// changed returns the words of src a click on t changes: [lo, hi), empty
+// when t is on the board of none of src's states.
+func (r *reach) changed(src *reachRow, t int32) (lo, hi int) {
+	sp := r.span[t]
+	return max(src.lo, int(sp[0])), min(src.hi, int(sp[1]))
+}
+
+// alive reports whether some state of src stays within reach once tile t
+// is clicked, without building the row: src's first and last words are
+// not zero, so it is, unless the click changes all of src's words.
+func (r *reach) alive(src *reachRow, t int32) bool {
+	lo, hi := r.changed(src, t)
+	if lo >= hi || lo > src.lo || hi < src.hi {
+		return true
+	}
+	has := r.has[int(t)*r.words:]
+	for k := lo; k < hi; k++ {
+		if src.bits[k]&^has[k] != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // click sets dst to the states of src still within reach once tile t is
-// clicked, and reports whether any is.
-func (r *reach) click(dst, src *reachRow, t int32) bool {
-	if cap(dst.bits) < r.words {
-		dst.bits = make([]uint64, r.words)
+// clicked, and reports whether any is. With share, dst shares src's words
+// when the click changes none (the caller keeps src unchanged while dst
+// is used: the depth-first line's rows of its ancestors).
+func (r *reach) click(dst, src *reachRow, t int32, share bool) bool {
+	lo, hi := r.changed(src, t)
+	if lo >= hi && share {
+		dst.bits, dst.lo, dst.hi = src.bits, src.lo, src.hi
+		return true
 	}
-	dst.bits = dst.bits[:r.words]
-	has := r.has[int(t)*r.words : (int(t)+1)*r.words]
-	lo, hi := src.hi, src.lo
-	for k := src.lo; k < src.hi; k++ {
-		w := src.bits[k] &^ has[k]
-		dst.bits[k] = w
-		if w != 0 {
-			lo, hi = min(lo, k), k+1
-		}
+	if cap(dst.own) < r.words {
+		dst.own = make([]uint64, r.words)
 	}
-	if lo >= hi {
-		dst.lo, dst.hi = 0, 0
-		return false
+	dst.own = dst.own[:r.words]
+	// Words outside [src.lo, src.hi) of dst.own may hold an older row's
+	// bits; they are never read.
+	copy(dst.own[src.lo:src.hi], src.bits[src.lo:src.hi])
+	has := r.has[int(t)*r.words:]
+	for k := lo; k < hi; k++ {
+		dst.own[k] &^= has[k]
 	}
-	// Words outside [lo, hi) of dst may hold an older line's bits; they
-	// are never read.
-	dst.lo, dst.hi = lo, hi
-	return true
+	dst.bits = dst.own
+	dst.lo, dst.hi = src.lo, src.hi
+	for dst.lo < dst.hi && dst.own[dst.lo] == 0 {
+		dst.lo++
+	}
+	for dst.hi > dst.lo && dst.own[dst.hi-1] == 0 {
+		dst.hi--
+	}
+	return dst.lo < dst.hi
 }

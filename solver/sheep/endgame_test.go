@@ -69,8 +69,9 @@ func TestEndgameTableAgainstOracle(t *testing.T) {
 // from the start, keeping the rows of the reach cut (reach) as the
 // depth-first search does, and asks the oracle about every state above
 // the table's depth that the cut calls dead: none may be winnable. It
-// also checks that the cut fires, and that at the table's depth a row is
-// non-empty exactly when the table holds the state.
+// also checks that the cut fires, that the beams' check (alive) agrees
+// with the row, and that at the table's depth a row is non-empty exactly
+// when the table holds the state.
 func TestReachAgainstOracle(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(34, 14))
@@ -95,8 +96,12 @@ func TestReachAgainstOracle(t *testing.T) {
 					break
 				}
 				c := legal[rng.IntN(len(legal))]
+				alive := e.reach.alive(&e.rows[b.left], c) // the beams' check, without the row
 				b.apply(c)
 				within := e.within(b, c)
+				if alive != within {
+					t.Fatalf("level %d %s: alive says %v, the row %v", k, l.Canonical(), alive, within)
+				}
 				if b.left == e.depth() {
 					if within != e.holds(b) {
 						t.Fatalf("level %d %s: at the table's depth the row says %v, the table %v", k, l.Canonical(), within, e.holds(b))
