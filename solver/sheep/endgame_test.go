@@ -65,7 +65,7 @@ func TestEndgameTableAgainstOracle(t *testing.T) {
 	}
 }
 
-// TestReachAgainstOracle walks random levels of 18–36 tiles at random
+// TestReachAgainstOracle walks random small levels (smallLevel) at random
 // from the start, keeping the rows of the reach cut (reach) as the
 // depth-first search does, and asks the oracle about every state above
 // the table's depth that the cut calls dead: none may be winnable. It
