@@ -17,29 +17,16 @@ func TestEndgameTableAgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(34, 11))
 	held, dead := 0, 0
 	for k := range 1000 {
-		l := mustParse(t, smallLevel(rng))
-		if precheckFail(l) != "" {
+		l, e := randomEndgame(t, rng)
+		if e == nil {
 			continue
 		}
-		// A bounded search, so that the table stops short of the start
-		// as it does on real levels.
-		r := newRetroSearch(l)
-		r.run(retroPlan{nodes: 1 + rng.Int64N(200), maxLayer: 1 << 20, keep: true}, func() bool { return false })
-		if len(r.layers) < 2 {
-			continue
-		}
-		e := newEndgame(l, r.layers)
 		o := newOracle(l)
 		for range 20 {
 			b := newBoard(l)
 			for b.left > 0 {
 				if b.left <= e.depth() {
-					var removed uint32
-					for i := range l.tiles {
-						if b.removed[i/64]&(1<<(i%64)) != 0 {
-							removed |= 1 << i
-						}
-					}
+					removed := removedMask(b)
 					var line []int
 					want := o.dfs(removed, &line)
 					if got := e.holds(b); got != want {
@@ -77,16 +64,10 @@ func TestReachAgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(34, 14))
 	cut, kept := 0, 0
 	for k := range 1000 {
-		l := mustParse(t, smallLevel(rng))
-		if precheckFail(l) != "" {
+		l, e := randomEndgame(t, rng)
+		if e == nil {
 			continue
 		}
-		r := newRetroSearch(l)
-		r.run(retroPlan{nodes: 1 + rng.Int64N(200), maxLayer: 1 << 20, keep: true}, func() bool { return false })
-		if len(r.layers) < 2 {
-			continue
-		}
-		e := newEndgame(l, r.layers)
 		o := newOracle(l)
 		for range 20 {
 			b := newBoard(l)
@@ -112,12 +93,7 @@ func TestReachAgainstOracle(t *testing.T) {
 					kept++
 					continue
 				}
-				var removed uint32
-				for i := range l.tiles {
-					if b.removed[i/64]&(1<<(i%64)) != 0 {
-						removed |= 1 << i
-					}
-				}
+				removed := removedMask(b)
 				var line []int
 				if o.dfs(removed, &line) {
 					t.Fatalf("level %d %s: %d tiles left, removed %b: reach cuts a state the oracle wins by %v", k, l.Canonical(), b.left, removed, line)
@@ -131,6 +107,35 @@ func TestReachAgainstOracle(t *testing.T) {
 	if cut < 250 || kept < 1000 {
 		t.Fatalf("the cut fired too seldom: %d cut, %d kept", cut, kept)
 	}
+}
+
+// randomEndgame returns a random small level and the endgame table of a
+// retrograde search stopped at a random budget, so that the table stops
+// short of the start as it does on real levels; e is nil when the level
+// fails the precheck or the search completed no layer past W_0.
+func randomEndgame(t *testing.T, rng *rand.Rand) (*Level, *endgame) {
+	l := mustParse(t, smallLevel(rng))
+	if precheckFail(l) != "" {
+		return l, nil
+	}
+	r := newRetroSearch(l)
+	r.run(retroPlan{nodes: 1 + rng.Int64N(200), maxLayer: 1 << 20, keep: true}, func() bool { return false })
+	if len(r.layers) < 2 {
+		return l, nil
+	}
+	return l, newEndgame(l, r.layers)
+}
+
+// removedMask is b's clicked tiles as the oracle's state (levels of at
+// most 32 tiles).
+func removedMask(b *board) uint32 {
+	var removed uint32
+	for i := range b.l.tiles {
+		if b.removed[i/64]&(1<<(i%64)) != 0 {
+			removed |= 1 << i
+		}
+	}
+	return removed
 }
 
 // TestEndgameInSchedule solves random small levels through a schedule
