@@ -108,8 +108,9 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/12, with sheep/12 on two cores (sheep12x2:
-// Solve's portfolio; under a node budget it is sheep/12), with sheep/11
+// budget instead), with sheep/13, with sheep/13 on two cores (sheep13x2:
+// Solve's portfolio; under a node budget it is sheep/13), with sheep/12
+// on two cores (sheep12Helper; its own search is sheep/13's), with sheep/11
 // and sheep/11 on two cores (sheep11ScheduleFor, sheep11Helper: no cut
 // above the endgame table), with sheep/10
 // and sheep/10 on two cores (sheep10ScheduleFor, sheep10Helper: no endgame
@@ -149,7 +150,8 @@ func BenchmarkDeals(b *testing.B) {
 			name   string
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
-		}{{"sheep12", scheduleFor, nil}, {"sheep12x2", scheduleFor, &helperSchedule},
+		}{{"sheep13", scheduleFor, nil}, {"sheep13x2", scheduleFor, &helperSchedule},
+			{"sheep12x2", scheduleFor, &sheep12Helper},
 			{"sheep11", sheep11ScheduleFor, nil}, {"sheep11x2", sheep11ScheduleFor, &sheep11Helper},
 			{"sheep10", sheep10ScheduleFor, nil}, {"sheep10x2", sheep10ScheduleFor, &sheep10Helper},
 			{"sheep9", sheep9ScheduleFor, nil}, {"sheep8", sheep8ScheduleFor, nil},
@@ -262,6 +264,12 @@ func sheep2ScheduleFor(l *Level) schedule {
 	}
 	return sheep2Schedule
 }
+
+// sheep12Helper is the portfolio's helper as sheep/12 ran it: one run
+// of the exact pass, the other beams after 8M nodes of it. sheep/13's own
+// search is sheep/12's.
+var sheep12Helper = schedule{first: 1 << 12, beams: helperBeams,
+	retro: helperRetro, tableFirst: true, lateBeams: 1 << 23}
 
 // sheep11ScheduleFor is scheduleFor as sheep/11 ran it: no cut above the
 // endgame table.

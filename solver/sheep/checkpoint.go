@@ -13,7 +13,7 @@ import (
 	"slices"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 10:
+// Checkpoint payload (inside the solver.Meter envelope), version 11:
 //
 //	"SH" 0x0b | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
@@ -66,7 +66,10 @@ import (
 // stops elsewhere, and a version 9 path may run below that depth.
 // Version 9 payloads are rejected. Version 11 (sheep/12) has the layout
 // of version 10, but those passes and beams also cut above the table's
-// depth (reach, endgame.go): version 10 payloads are rejected.
+// depth (reach, endgame.go): version 10 payloads are rejected. sheep/13
+// still writes version 11: its own search is sheep/12's, and the runs of
+// its helper's exact pass (exactrun.go) are a function of the pass's node
+// count, so a payload needs nothing more to resume one.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -341,6 +344,10 @@ func (s *search) resume(p []byte) error {
 		nodesLimit = int(l) + 1
 	}
 	s.passNodes = int64(r.next(nodesLimit))
+	if s.sched.limit(s.pass) == 0 {
+		// The run, and so the move order, the saved line was found in.
+		s.exactRun = s.sched.exactRunAt(s.passNodes)
+	}
 	s.deferred = uint64(r.next(1 << len(s.sched.beams)))
 	n := len(s.b.l.tiles)
 	depth := r.next(n + 1)

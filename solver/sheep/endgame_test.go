@@ -158,11 +158,13 @@ func TestEndgameInSchedule(t *testing.T) {
 		{"beams first", schedule{first: 4, restart: 20, restarts: 2, restartNear: 80, beams: beams, retro: table}},
 		{"table first", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true},
 			tableFirst: true, lateBeams: 50, exactOrder: helperOrder}},
+		{"table first, runs", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true},
+			tableFirst: true, lateBeams: 50, exactRuns: 8}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(34, 12))
-			won, cut, resumed := 0, int64(0), 0
+			won, cut, resumed, runs := 0, int64(0), 0, 0
 			for k := range 1500 {
 				l := mustParse(t, smallLevel(rng))
 				res := solveVerifiedWith(t, l, solver.Options{}, tc.sched)
@@ -179,6 +181,9 @@ func TestEndgameInSchedule(t *testing.T) {
 				if s.signals.endgameWon {
 					won++
 				}
+				if s.exactRun > 0 {
+					runs++
+				}
 				cut += s.signals.endgameCut
 				if s.end != nil && res.Stats.Nodes > 1 && k%10 == 0 {
 					resumeAtRandom(t, k, l, tc.sched, res, rng, 2)
@@ -188,9 +193,12 @@ func TestEndgameInSchedule(t *testing.T) {
 			// Cuts are rare here (small levels are decided before their
 			// passes reach the table's depth in a dead state);
 			// TestEndgameCutsInExactPass counts them.
-			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d", won, cut, resumed)
+			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d; decided after the exact pass's first run: %d", won, cut, resumed, runs)
 			if won < 20 || resumed < 10 {
 				t.Fatalf("the table fired too seldom: %d wins, %d resumes", won, resumed)
+			}
+			if (tc.sched.exactRuns > 0) != (runs > 0) {
+				t.Fatalf("%d levels decided after the exact pass's first run, with runs of %d nodes", runs, tc.sched.exactRuns)
 			}
 		})
 	}

@@ -59,23 +59,27 @@ var helperBeams = []beamRun{
 // sheep/11 it builds an endgame table of its own (endgame.go,
 // helperRetro) before its first beam, runs that beam (dig 600, which wins
 // capture-264 deal 11 in about 2M nodes) and then its exact pass
-// (tableFirst): the other beams wait until that pass has counted 8M
-// nodes (3–4 s; 2M in sheep/11), and the pass goes on after them. Since
-// sheep/12 the pass cuts above the table too (reach) and runs in the
-// plain move order, the own search's exact order: the own search reaches
-// its exact pass only after some 35M nodes of beams and restarts on hard
-// deals, so the two do not repeat each other within seconds, and the
-// plain order with the cut wins deals the order of helperOrder (sheep/11's)
-// does not: capture-264 deals 168, 386, 670 in 4M nodes each, where
-// sheep/11's helper found nothing in 12M (docs/sheep.md, "Reach"). The
-// own search runs beams first; with the
-// table, the exact pass wins deals of the game's layouts that no beam
-// wins (docs/sheep.md, "Endgame table"), so the two cores now differ in
-// what they try first, not only in beam settings. The table is built on
-// the helper's own core rather than shared, so that neither search waits
-// for the other.
+// (tableFirst). Since sheep/12 the pass cuts above the table too (reach)
+// and starts in the plain move order, the own search's exact order: the
+// own search reaches its exact pass only after some 35M nodes of beams
+// and restarts on hard deals, so the two do not repeat each other within
+// seconds, and the plain order with the cut wins deals the order of
+// helperOrder (sheep/11's) does not: capture-264 deals 168, 386, 670 in
+// 4M nodes each, where sheep/11's helper found nothing in 12M
+// (docs/sheep.md, "Reach"). Since sheep/13 the pass goes back to its root
+// in a new order after 4M nodes, then after 4M, 8M, 4M, … more (Luby
+// runs, exactrun.go), and the other beams wait until it has counted 32M
+// nodes (8M in sheep/12, 2M in sheep/11): on the 31 capture-264 deals
+// sheep/12 left unknown at 10 s, the runs won 6 within 24M nodes of the
+// helper alone, the single pass 2, and with the beams at 8M the pass
+// never got past 8M nodes within 10 s (docs/sheep.md, "Runs of the exact
+// pass"). The own search runs beams first; with the table, the exact
+// pass wins deals of the game's layouts that no beam wins (docs/sheep.md,
+// "Endgame table"), so the two cores differ in what they try first, not
+// only in beam settings. The table is built on the helper's own core
+// rather than shared, so that neither search waits for the other.
 var helperSchedule = schedule{first: 1 << 12, beams: helperBeams,
-	retro: helperRetro, tableFirst: true, lateBeams: 1 << 23}
+	retro: helperRetro, tableFirst: true, lateBeams: 1 << 25, exactRuns: 1 << 22}
 
 // helperRetro builds the helper's endgame table before its beams, with
 // twice the states of the own search's (defaultRetro) and layers four

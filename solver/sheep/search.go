@@ -104,6 +104,10 @@ type schedule struct {
 	// another order than the own search's, so that the two exact passes
 	// differ; any order keeps the pass exhaustive.
 	exactOrder int
+	// exactRuns, when set, makes the unlimited pass go back to its root
+	// now and then, each time in a new move order, keeping its dead-state
+	// table (exactRun; 0: never). A portfolio's helper runs so.
+	exactRuns int64
 }
 
 // newTable is a fresh dead-state table for pass p. The unlimited pass of
@@ -240,6 +244,10 @@ type search struct {
 	deadShrink float64
 	deflater   *flate.Writer // compresses the dead states of checkpoints
 
+	// exactRun is the run of the unlimited pass going on (exactrun.go),
+	// nextRun the pass node count at which the next one starts.
+	exactRun, nextRun int64
+
 	signals testSignals
 }
 
@@ -296,7 +304,7 @@ func (s *search) root() *search {
 // states (sleep.go), so they are skipped without a node or a table probe.
 func (s *search) pushFrame() {
 	start := int32(len(s.arena))
-	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.sched.order(s.pass), s.pending)
+	s.arena, s.scratch = s.b.genMoves(s.arena, s.scratch, s.moveOrder(), s.pending)
 	end := int32(len(s.arena))
 	if len(s.pending) > 0 {
 		s.signals.slept += int64(len(s.pending))
@@ -397,6 +405,11 @@ func (s *search) run() outcome {
 	}
 	limit := s.sched.limit(s.pass)
 	for len(s.frames) > 0 {
+		// Before anything else, so that a checkpoint never holds the line
+		// of a run that should have ended (exactRun).
+		if limit == 0 && s.passNodes >= s.nextRun {
+			s.nextExactRun()
+		}
 		f := &s.frames[len(s.frames)-1]
 		if f.next == f.end {
 			s.pop()
