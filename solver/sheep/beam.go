@@ -153,7 +153,8 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 // lateBeamPhase runs the deferred beams (late ones and gated ones) in
 // order, from the start of the level, until one wins (line) or the meter
 // stops (stopped). The unlimited pass calls it at schedule.lateBeams
-// nodes: the beams use boards of their own, so the pass goes on where it
+// nodes, and again at lateWide for the wide ones when that is set
+// (lateAt): the beams use boards of their own, so the pass goes on where it
 // was when none wins. A checkpoint taken meanwhile saves the pass with
 // s.deferred and its node count still at lateBeams, so a resumed search
 // runs them again from the start.
@@ -169,13 +170,22 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 	s.signals.lateRun = true
 	best, ran := 0, false
+	var now uint64 // the deferred beams due at this node count
+	for k, br := range s.sched.beams {
+		if s.sched.lateAt(br) == s.passNodes {
+			now |= 1 << k
+		}
+	}
 	for k, br := range s.sched.beams {
 		short := ran && best*100 < lateNear*len(s.b.l.tiles)
-		if s.deferred&(1<<k) == 0 || short && br.width > lateFree {
+		if s.deferred&now&(1<<k) == 0 || short && br.width > lateFree {
 			continue
 		}
 		if short {
 			s.signals.lateFree++
+		}
+		if br.width > lateFree {
+			s.signals.wideAt = s.passNodes
 		}
 		var cleared int
 		if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
@@ -183,8 +193,17 @@ func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 		}
 		best, ran = max(best, cleared), true
 	}
-	s.deferred = 0
+	s.deferred &^= now
 	return nil, false
+}
+
+// lateAt is the node count of the unlimited pass at which br runs if the
+// beam phase deferred it (lateBeams, lateWide).
+func (sc schedule) lateAt(br beamRun) int64 {
+	if sc.lateWide > 0 && br.width > lateFree {
+		return sc.lateWide
+	}
+	return sc.lateBeams
 }
 
 // lateNear is the gate of the deferred beams after the first (percent of

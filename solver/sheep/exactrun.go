@@ -16,10 +16,10 @@ package sheep
 // order moves were tried in, live in the frames of the current line and
 // start empty at each run. A run that closes the root therefore proves
 // the level unsolvable like the single pass would, and a line any run
-// finds is a line. Each run is as exhaustive as the single pass given
-// time, since run k has Luby(k)·exactRuns nodes and Luby takes every
-// power of two again and again; the table (while it does not evict) makes
-// every run start past the dead states before it.
+// finds is a line. The pass stays complete: run k has Luby(k)·exactRuns
+// nodes and Luby's terms grow without bound, so some run is as long as
+// the single pass would need, and the table (while it does not evict)
+// only shortens it.
 //
 // Which run is going on is a function of the pass's node count
 // (exactRunStart), so a checkpoint needs nothing more than before, and a

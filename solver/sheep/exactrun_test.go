@@ -79,3 +79,49 @@ func TestExactRunsAgainstOracle(t *testing.T) {
 		t.Fatalf("runs fired too seldom: %d won, %d exhausted, %d resumes", wonLate, exhaustedLate, resumed)
 	}
 }
+
+// TestLateWideBeams: with lateWide set, the deferred beams no wider than
+// lateFree run at lateBeams nodes of the unlimited pass and the wider
+// ones at lateWide, never before; the verdicts stay the oracle's, plans
+// replay, and searches resumed at random find the uninterrupted plan.
+func TestLateWideBeams(t *testing.T) {
+	t.Parallel()
+	sched := schedule{first: 2, lateBeams: 3, lateWide: 12, exactRuns: 40,
+		beams: []beamRun{{width: 1, dig: 100, late: true}, {width: lateFree + 1, dig: 100, late: true}}}
+	rng := rand.New(rand.NewPCG(34, 15))
+	narrow, wide, wideWon, resumed := 0, 0, 0, 0
+	for k := range 1500 {
+		l := mustParse(t, smallLevel(rng))
+		res := solveVerifiedWith(t, l, solver.Options{}, sched)
+		solvable := newOracle(l).solve() != nil
+		if (res.Verdict == solver.Solved) != solvable || res.Verdict == solver.Unknown {
+			t.Fatalf("level %d %s: %s (%s), oracle solvable %v", k, l.Canonical(), res.Verdict, res.Proof, solvable)
+		}
+		if precheckFail(l) != "" {
+			continue
+		}
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, sched)
+		s.solve()
+		if s.signals.lateRun {
+			narrow++
+		}
+		if s.signals.wideAt != 0 {
+			if s.signals.wideAt != sched.lateWide {
+				t.Fatalf("level %d: the wide beam ran at %d nodes of the pass, not %d", k, s.signals.wideAt, sched.lateWide)
+			}
+			wide++
+			if s.signals.beamWon {
+				wideWon++
+			}
+		}
+		if s.signals.lateRun && res.Stats.Nodes > 1 && k%3 == 0 {
+			resumeAtRandom(t, k, l, sched, res, rng, 2)
+			resumed += 2
+		}
+	}
+	t.Logf("deferred beams ran on %d levels, the wide one on %d (won %d); resumes: %d", narrow, wide, wideWon, resumed)
+	if wide < 20 || wideWon < 5 || narrow <= wide || resumed < 20 {
+		t.Fatalf("late beams fired too seldom: %d levels, %d with the wide one (%d won), %d resumes", narrow, wide, wideWon, resumed)
+	}
+}

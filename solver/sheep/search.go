@@ -90,6 +90,10 @@ type schedule struct {
 	// and 11.2M, P20 deals 1 and 197 after 2.5M and 2.7M instead of 5.7M
 	// and 5.9M.
 	lateBeams int64
+	// lateWide, when set, keeps the deferred beams wider than lateFree
+	// back until the unlimited pass has counted this many nodes; those no
+	// wider run at lateBeams (0: all at lateBeams).
+	lateWide int64
 	// tableMax caps the dead-state table's entries (0: tableBytes
 	// decides); tests set it small to make the table evict.
 	tableMax int
@@ -263,6 +267,7 @@ type testSignals struct {
 	skipped     bool  // the restarts were skipped (restartNear)
 	lateRun     bool  // deferred beams ran
 	lateFree    int64 // deferred beams run only because they are no wider than lateFree
+	wideAt      int64 // the pass's node count when a deferred beam wider than lateFree last ran
 	gateCleared int   // the best line's cleared tiles when restartNear was asked (the gate's input)
 	endgameCut  int64 // states at the endgame table's depth that it calls dead
 	reachCut    int64 // states above it with no state of the table within reach
@@ -424,7 +429,7 @@ func (s *search) run() outcome {
 		if s.m.Tick() {
 			return outStopped
 		}
-		if s.deferred != 0 && limit == 0 && s.passNodes == s.sched.lateBeams {
+		if s.deferred != 0 && limit == 0 && (s.passNodes == s.sched.lateBeams || s.passNodes == s.sched.lateWide) {
 			if out, ended := s.endBeams(s.lateBeamPhase()); ended {
 				return out
 			}
