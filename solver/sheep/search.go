@@ -429,7 +429,7 @@ func (s *search) run() outcome {
 		if s.m.Tick() {
 			return outStopped
 		}
-		if s.deferred != 0 && limit == 0 && (s.passNodes == s.sched.lateBeams || s.passNodes == s.sched.lateWide) {
+		if s.deferred != 0 && limit == 0 && (s.passNodes == s.sched.lateBeams || s.sched.lateWide > 0 && s.passNodes == s.sched.lateWide) {
 			if out, ended := s.endBeams(s.lateBeamPhase()); ended {
 				return out
 			}
