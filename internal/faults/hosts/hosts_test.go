@@ -496,20 +496,7 @@ func (cl *cluster) batch(t *testing.T, f *fault, n, w int, base time.Duration) r
 		// its batch's queue like any other (three outage runs on
 		// 2026-12-05 counted such jobs as held ones done 10.5-12.5 s after
 		// the outage).
-		tx, err := conn.Begin(t.Context())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := tx.Exec(t.Context(), `LOCK TABLE jobs, bundles IN SHARE MODE`); err != nil {
-			t.Fatal(err)
-		}
-		held, err := pgx.CollectRows(mustQuery(t, tx, `
-			SELECT j.id FROM jobs j LEFT JOIN bundles b ON b.batch_id = j.batch_id AND b.first_seq <= j.seq AND j.seq < b.end_seq AND NOT j.solo
-			WHERE j.batch_id = $1 AND j.state IN ('queued', 'running') AND coalesce(j.worker_id, b.worker_id) = $2`, id, worker),
-			pgx.RowTo[int64])
-		if err != nil {
-			t.Fatal(err)
-		}
+		tx, held := lockedHeld(t, conn, id, worker)
 		if !f.fromStart {
 			if err := tx.Commit(t.Context()); err != nil {
 				t.Fatal(err)
@@ -688,6 +675,44 @@ func (cl *cluster) fencedLines() int {
 }
 
 // mustQuery runs a query in tx, failing the test on error.
+// lockedHeld reads the jobs of batch id that worker holds, in a
+// transaction that has locked jobs and bundles against writes (batch,
+// above), and returns it open. LOCK TABLE takes the two tables one after
+// the other, so a worker's transaction that wrote bundles and then waits
+// for jobs can deadlock with it; PostgreSQL then ends the lock's
+// transaction (the first to wait, so the first to check) with 40P01, and
+// the read is taken again in a new one (CI failed once so, 2026-12-06).
+func lockedHeld(t *testing.T, conn *pgx.Conn, id int64, worker string) (pgx.Tx, []int64) {
+	t.Helper()
+	for attempt := 1; ; attempt++ {
+		tx, err := conn.Begin(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = tx.Exec(t.Context(), `LOCK TABLE jobs, bundles IN SHARE MODE`)
+		var held []int64
+		if err == nil {
+			var rows pgx.Rows
+			rows, err = tx.Query(t.Context(), `
+				SELECT j.id FROM jobs j LEFT JOIN bundles b ON b.batch_id = j.batch_id AND b.first_seq <= j.seq AND j.seq < b.end_seq AND NOT j.solo
+				WHERE j.batch_id = $1 AND j.state IN ('queued', 'running') AND coalesce(j.worker_id, b.worker_id) = $2`, id, worker)
+			if err == nil {
+				held, err = pgx.CollectRows(rows, pgx.RowTo[int64])
+			}
+		}
+		if err == nil {
+			return tx, held
+		}
+		_ = tx.Rollback(t.Context())
+		var pgErr *pgconn.PgError
+		if attempt < 5 && errors.As(err, &pgErr) && pgErr.Code == "40P01" {
+			t.Logf("reading what the worker holds, attempt %d: %v; again", attempt, err)
+			continue
+		}
+		t.Fatal(err)
+	}
+}
+
 func mustQuery(t *testing.T, tx pgx.Tx, sql string, args ...any) pgx.Rows {
 	t.Helper()
 	rows, err := tx.Query(t.Context(), sql, args...)
