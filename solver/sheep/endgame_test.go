@@ -167,11 +167,7 @@ func TestEndgameInSchedule(t *testing.T) {
 			won, cut, resumed, runs := 0, int64(0), 0, 0
 			for k := range 1500 {
 				l := mustParse(t, smallLevel(rng))
-				res := solveVerifiedWith(t, l, solver.Options{}, tc.sched)
-				solvable := newOracle(l).solve() != nil
-				if (res.Verdict == solver.Solved) != solvable || res.Verdict == solver.Unknown {
-					t.Fatalf("level %d %s: %s (%s), oracle solvable %v", k, l.Canonical(), res.Verdict, res.Proof, solvable)
-				}
+				res := solveAgainstOracle(t, k, l, tc.sched)
 				if precheckFail(l) != "" {
 					continue
 				}
@@ -220,14 +216,7 @@ func TestEndgameCutsInExactPass(t *testing.T) {
 	for k := range 1500 {
 		// Tight trays and many tiles: dead states near the end, where
 		// the table's depth lies.
-		var kinds []int
-		types := 3 + rng.IntN(4)
-		for range 5 + rng.IntN(4) {
-			v := 1 + rng.IntN(types)
-			kinds = append(kinds, v, v, v)
-		}
-		rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
-		l := mustParse(t, geometryLevel(rng, kinds, 3+rng.IntN(2)))
+		l := tightLevel(t, rng, 5, 4, 2)
 		if precheckFail(l) != "" {
 			continue
 		}

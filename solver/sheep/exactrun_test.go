@@ -40,20 +40,9 @@ func TestExactRunsAgainstOracle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(34, 14))
 	wonLate, exhaustedLate, resumed := 0, 0, 0
 	for k := range 1500 {
-		var kinds []int
-		types := 3 + rng.IntN(4)
-		for range 4 + rng.IntN(5) {
-			v := 1 + rng.IntN(types)
-			kinds = append(kinds, v, v, v)
-		}
-		rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
-		l := mustParse(t, geometryLevel(rng, kinds, 3+rng.IntN(3)))
+		l := tightLevel(t, rng, 4, 5, 3)
 		sched := schedule{exactRuns: 1 + rng.Int64N(20)}
-		res := solveVerifiedWith(t, l, solver.Options{}, sched)
-		solvable := newOracle(l).solve() != nil
-		if (res.Verdict == solver.Solved) != solvable || res.Verdict == solver.Unknown {
-			t.Fatalf("level %d %s: %s (%s), oracle solvable %v", k, l.Canonical(), res.Verdict, res.Proof, solvable)
-		}
+		res := solveAgainstOracle(t, k, l, sched)
 		if precheckFail(l) != "" {
 			continue
 		}
@@ -92,11 +81,7 @@ func TestLateWideBeams(t *testing.T) {
 	narrow, wide, wideWon, resumed := 0, 0, 0, 0
 	for k := range 1500 {
 		l := mustParse(t, smallLevel(rng))
-		res := solveVerifiedWith(t, l, solver.Options{}, sched)
-		solvable := newOracle(l).solve() != nil
-		if (res.Verdict == solver.Solved) != solvable || res.Verdict == solver.Unknown {
-			t.Fatalf("level %d %s: %s (%s), oracle solvable %v", k, l.Canonical(), res.Verdict, res.Proof, solvable)
-		}
+		res := solveAgainstOracle(t, k, l, sched)
 		if precheckFail(l) != "" {
 			continue
 		}

@@ -142,3 +142,30 @@ func legalClicks(b *board) []int32 {
 	}
 	return legal
 }
+
+// tightLevel is a geometry level of triples+rng.IntN(spread) triples of
+// 3–6 types and 3..3+slotSpread-1 slots: many tiles for a tight tray, so
+// dead states lie deep, where endgame tables and long exact passes work.
+func tightLevel(t testing.TB, rng *rand.Rand, triples, spread, slotSpread int) *Level {
+	t.Helper()
+	var kinds []int
+	types := 3 + rng.IntN(4)
+	for range triples + rng.IntN(spread) {
+		v := 1 + rng.IntN(types)
+		kinds = append(kinds, v, v, v)
+	}
+	rng.Shuffle(len(kinds), func(i, j int) { kinds[i], kinds[j] = kinds[j], kinds[i] })
+	return mustParse(t, geometryLevel(rng, kinds, 3+rng.IntN(slotSpread)))
+}
+
+// solveAgainstOracle solves level k with sched, plans replayed
+// (solveVerifiedWith), and fails unless the verdict is the oracle's.
+func solveAgainstOracle(t testing.TB, k int, l *Level, sched schedule) solver.Result {
+	t.Helper()
+	res := solveVerifiedWith(t, l, solver.Options{}, sched)
+	solvable := newOracle(l).solve() != nil
+	if (res.Verdict == solver.Solved) != solvable || res.Verdict == solver.Unknown {
+		t.Fatalf("level %d %s: %s (%s), oracle solvable %v", k, l.Canonical(), res.Verdict, res.Proof, solvable)
+	}
+	return res
+}
