@@ -14,11 +14,11 @@ import (
 )
 
 // TestOneJobSearchesOnEveryCore: an idle worker gives its one job the
-// machine's cores (solver.Options.Threads). Deal 11 of the game's layout
-// capture-264, which sheep's own search decides only after a deferred
-// beam (5.8M nodes), is then won by the second search that runs beside it
-// (solver/sheep portfolio.go), and the stored result says so; on a
-// machine of one core the job searches alone.
+// machine's cores (solver.Options.Threads). Deal 279 of the game's layout
+// capture-264, which sheep's own search leaves unknown after 60 s, is then
+// won by the second search that runs beside it (solver/sheep
+// portfolio.go, about 3M nodes), and the stored result says so; on a
+// machine of one core the job searches alone (and leaves it unknown).
 func TestOneJobSearchesOnEveryCore(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -30,12 +30,12 @@ func TestOneJobSearchesOnEveryCore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	deal, err := sheep.DealNumber(l, 1, 11, 0)
+	deal, err := sheep.DealNumber(l, 1, 279, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id, err := e.st.CreateBatch(t.Context(), store.BatchParams{Levels: []store.Level{storetest.Level("sheep", deal.Canonical())},
-		Priority: jobtype.Bulk, MaxAttempts: 1, Budget: solver.Budget{MaxMS: 120_000}, Versions: map[string]string{"sheep": sheep.New().Version()}})
+		Priority: jobtype.Bulk, MaxAttempts: 1, Budget: solver.Budget{MaxMS: 60_000}, Versions: map[string]string{"sheep": sheep.New().Version()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,12 +48,13 @@ func TestOneJobSearchesOnEveryCore(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if res == nil || res.Verdict != solver.Solved {
+	oneCore := min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) < 2
+	if res == nil || (res.Verdict != solver.Solved && !oneCore) {
 		t.Fatalf("result %+v, want solved", res)
 	}
 	want := "helper"
-	if min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) < 2 {
-		want = "" // one core: no second search
+	if oneCore {
+		want = "" // no second search
 	}
 	if got, _ := res.Details["portfolio"].(string); got != want {
 		t.Fatalf("details %v: decided by %q, want %q", res.Details, got, want)

@@ -146,6 +146,21 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 			return line, stopped
 		}
 		best = max(best, cleared)
+		if k == s.sched.retro.afterBeams && s.sched.retroDeep.nodes > 0 {
+			// The deep table replaces the small one (schedule.retroDeep).
+			s.signals.deepRan = true
+			switch s.retroPhase(s.sched.retroDeep) {
+			case retroProven:
+				return nil, false
+			case retroStopped:
+				return nil, true
+			}
+			if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
+				s.signals.deepWon = line != nil
+				return line, stopped
+			}
+			best = max(best, cleared)
+		}
 	}
 	return nil, false
 }

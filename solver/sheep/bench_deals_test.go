@@ -108,9 +108,10 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/13, with sheep/13 on two cores (sheep13x2:
-// Solve's portfolio; under a node budget it is sheep/13), with sheep/12
-// on two cores (sheep12Helper; its own search is sheep/13's), with sheep/11
+// budget instead), with sheep/14, with sheep/14 on two cores (sheep14x2:
+// Solve's portfolio; under a node budget it is sheep/14), with sheep/13
+// and sheep/12 on two cores (sheep13Helper, sheep12Helper; their own
+// search is sheep/14's), with sheep/11
 // and sheep/11 on two cores (sheep11ScheduleFor, sheep11Helper: no cut
 // above the endgame table), with sheep/10
 // and sheep/10 on two cores (sheep10ScheduleFor, sheep10Helper: no endgame
@@ -150,8 +151,8 @@ func BenchmarkDeals(b *testing.B) {
 			name   string
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
-		}{{"sheep13", scheduleFor, nil}, {"sheep13x2", scheduleFor, &helperSchedule},
-			{"sheep12x2", scheduleFor, &sheep12Helper},
+		}{{"sheep14", scheduleFor, nil}, {"sheep14x2", scheduleFor, &helperSchedule},
+			{"sheep13x2", scheduleFor, &sheep13Helper}, {"sheep12x2", scheduleFor, &sheep12Helper},
 			{"sheep11", sheep11ScheduleFor, nil}, {"sheep11x2", sheep11ScheduleFor, &sheep11Helper},
 			{"sheep10", sheep10ScheduleFor, nil}, {"sheep10x2", sheep10ScheduleFor, &sheep10Helper},
 			{"sheep9", sheep9ScheduleFor, nil}, {"sheep8", sheep8ScheduleFor, nil},
@@ -264,6 +265,14 @@ func sheep2ScheduleFor(l *Level) schedule {
 	}
 	return sheep2Schedule
 }
+
+// sheep13Helper is the portfolio's helper as sheep/13 ran it: no deep
+// table. sheep/14's own search is sheep/13's.
+var sheep13Helper = func() schedule {
+	sc := helperSchedule
+	sc.retroDeep = retroPlan{}
+	return sc
+}()
 
 // sheep12Helper is the portfolio's helper as sheep/12 ran it: one run
 // of the exact pass, the other beams after 8M nodes of it. sheep/13's own

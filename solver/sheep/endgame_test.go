@@ -160,11 +160,14 @@ func TestEndgameInSchedule(t *testing.T) {
 			tableFirst: true, lateBeams: 50, exactOrder: helperOrder}},
 		{"table first, runs", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true},
 			tableFirst: true, lateBeams: 50, exactRuns: 8}},
+		// A small table first, then a deep one, as the portfolio's helper.
+		{"small table, then deep", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 6, maxLayer: 1 << 10, keep: true},
+			retroDeep: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true}, tableFirst: true, lateBeams: 50, exactRuns: 8}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(34, 12))
-			won, cut, resumed, runs := 0, int64(0), 0, 0
+			won, cut, resumed, runs, deep, deepWon := 0, int64(0), 0, 0, 0, 0
 			for k := range 1500 {
 				l := mustParse(t, smallLevel(rng))
 				res := solveAgainstOracle(t, k, l, tc.sched)
@@ -180,6 +183,12 @@ func TestEndgameInSchedule(t *testing.T) {
 				if s.exactRun > 0 {
 					runs++
 				}
+				if s.signals.deepRan {
+					deep++
+				}
+				if s.signals.deepWon {
+					deepWon++
+				}
 				cut += s.signals.endgameCut
 				if s.end != nil && res.Stats.Nodes > 1 && k%10 == 0 {
 					resumeAtRandom(t, k, l, tc.sched, res, rng, 2)
@@ -189,12 +198,16 @@ func TestEndgameInSchedule(t *testing.T) {
 			// Cuts are rare here (small levels are decided before their
 			// passes reach the table's depth in a dead state);
 			// TestEndgameCutsInExactPass counts them.
-			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d; decided after the exact pass's first run: %d", won, cut, resumed, runs)
+			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d; decided after the exact pass's first run: %d; deep table built: %d, its beam won: %d",
+				won, cut, resumed, runs, deep, deepWon)
 			if won < 20 || resumed < 10 {
 				t.Fatalf("the table fired too seldom: %d wins, %d resumes", won, resumed)
 			}
 			if (tc.sched.exactRuns > 0) != (runs > 0) {
 				t.Fatalf("%d levels decided after the exact pass's first run, with runs of %d nodes", runs, tc.sched.exactRuns)
+			}
+			if (tc.sched.retroDeep.nodes > 0) != (deep > 0) {
+				t.Fatalf("the deep table was built on %d levels, deep plan %+v", deep, tc.sched.retroDeep)
 			}
 		})
 	}

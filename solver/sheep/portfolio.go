@@ -81,13 +81,26 @@ var helperBeams = []beamRun{
 // helper's own core rather than shared, so that neither search waits for
 // the other.
 var helperSchedule = schedule{first: 1 << 12, beams: helperBeams,
-	retro: helperRetro, tableFirst: true, lateBeams: 1 << 23, lateWide: 1 << 25, exactRuns: 1 << 22}
+	retro: helperRetro, retroDeep: helperRetroDeep, tableFirst: true, lateBeams: 1 << 23, lateWide: 1 << 25, exactRuns: 1 << 22}
 
 // helperRetro builds the helper's endgame table before its beams, with
 // twice the states of the own search's (defaultRetro) and layers four
 // times as wide: the helper's core is spare, and the deeper the table,
 // the more of the exact pass it cuts.
 var helperRetro = retroPlan{nodes: 1 << 18, maxLayer: 1 << 15, keep: true}
+
+// helperRetroDeep replaces helperRetro's table once the helper's first
+// beam failed with it (schedule.retroDeep, sheep/14): up to 4M states
+// expanded, layers of up to 512K. On the 31 capture-264 deals sheep/13
+// left unknown at 10 s on two cores the table reaches 23–87 tiles from the
+// end instead of 11–35, and the helper decides 9 of them within 10 s
+// with it (its first beam, run again, wins 3), sheep/13 3 (docs/sheep.md,
+// "A deeper table for the helper"). It costs about 3 s of the helper's
+// core and some 250 MB, so the small table comes first: with it the
+// first beam decides many deals within a second (capture-264 deals 2, 8,
+// 11, 37, 51, 67 in 0.86–1.04 s), which would otherwise wait for the own
+// search (1.7–2.4 s).
+var helperRetroDeep = retroPlan{nodes: 1 << 22, maxLayer: 1 << 19, keep: true}
 
 // helperOrder seeded the helper's exact pass (board.score) until sheep/12;
 // any seed past the restarts' 1..restarts would do.

@@ -81,9 +81,17 @@ type retroSearch struct {
 	l     *Level
 	w     int        // words per state
 	zob   []uint64   // Zobrist keys of the tiles
-	tiles []uint64   // the bitset of all tiles
 	types [][]uint64 // per dense type, the bitset of its tiles
 	total []int      // tiles of each type
+	// Every tile that covers others is listed in over under one of them,
+	// the one with the most tiles beneath it (mostly the highest), and
+	// bottom is the bitset of the tiles that cover none: a tile can be
+	// put back on a state only if it is in bottom or listed under a tile
+	// of the state (candidates), which spares testing every tile not on
+	// the board.
+	over   [][]int32
+	bottom []uint64
+	cand   []uint64 // scratch of candidates
 	// layers are W_0, W_1, ... as far as they were completed, when the
 	// plan keeps them.
 	layers []*deadTable
@@ -93,17 +101,25 @@ func newRetroSearch(l *Level) *retroSearch {
 	n := len(l.tiles)
 	r := &retroSearch{l: l, w: (n + 63) / 64, zob: zobrist(n), types: make([][]uint64, len(l.types)),
 		total: make([]int, len(l.types))}
-	r.tiles = make([]uint64, r.w)
-	for i := range n {
-		r.tiles[i/64] |= 1 << (i % 64)
-	}
 	for u := range r.types {
 		r.types[u] = make([]uint64, r.w)
 	}
+	r.over, r.bottom, r.cand = make([][]int32, n), make([]uint64, r.w), make([]uint64, r.w)
 	for i := range l.tiles {
 		u := l.typ[i]
 		r.types[u][i/64] |= 1 << (i % 64)
 		r.total[u]++
+		if len(l.below[i]) == 0 {
+			r.bottom[i/64] |= 1 << (i % 64)
+		} else {
+			rep := l.below[i][0]
+			for _, b := range l.below[i] {
+				if l.beneath[b] > l.beneath[rep] {
+					rep = b
+				}
+			}
+			r.over[rep] = append(r.over[rep], int32(i))
+		}
 	}
 	return r
 }
@@ -146,8 +162,9 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 				trayOf[u] = (r.total[u] - c) % 3
 				size += trayOf[u]
 			}
-			for k, word := range state {
-				for free := ^word & r.tiles[k]; free != 0; free &= free - 1 {
+			r.candidates(state)
+			for k, word := range r.cand {
+				for free := word; free != 0; free &= free - 1 {
 					t := int32(k*64 + bits.TrailingZeros64(free))
 					if !r.onTop(state, t) {
 						continue
@@ -178,6 +195,27 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 		}
 	}
 	return retroNone, 0 // W_n holds the start: the level can be won
+}
+
+// candidates sets r.cand to the tiles not in state that are in bottom or
+// listed in over under a tile of state: every tile that onTop may accept
+// (one that covers tiles, all of them in state, has the one it is listed
+// under in state). The tiles not in state are most of the level near the
+// end of the game, and testing each with onTop was half the search's time.
+func (r *retroSearch) candidates(state []uint64) {
+	for k, word := range state {
+		r.cand[k] = r.bottom[k] &^ word
+	}
+	for k, word := range state {
+		for left := word; left != 0; left &= left - 1 {
+			for _, t := range r.over[k*64+bits.TrailingZeros64(left)] {
+				r.cand[t/64] |= 1 << (t % 64)
+			}
+		}
+	}
+	for k, word := range state {
+		r.cand[k] &^= word
+	}
 }
 
 // onTop reports whether tile t, not in state, can be put back on state:

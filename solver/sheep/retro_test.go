@@ -127,3 +127,46 @@ func TestRetroInSchedule(t *testing.T) {
 		})
 	}
 }
+
+// TestRetroCandidates: on states reached by random play of random small
+// levels and of capture-264, the tiles the retrograde search may put back
+// (candidates, then onTop) are exactly those of a test of every tile not
+// on the board.
+func TestRetroCandidates(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(17, 2026))
+	levels := []*Level{benchLayout(t, "capture-264")}
+	for range 300 {
+		levels = append(levels, mustParse(t, smallLevel(rng)))
+	}
+	states, accepted := 0, 0
+	for k, l := range levels {
+		r := newRetroSearch(l)
+		b := newBoard(l)
+		for b.left > 0 {
+			// The tiles left as a state of the retrograde search.
+			state := make([]uint64, r.w)
+			for i := range l.tiles {
+				if b.removed[i/64]&(1<<(i%64)) == 0 {
+					state[i/64] |= 1 << (i % 64)
+				}
+			}
+			r.candidates(state)
+			for i := range l.tiles {
+				inState := state[i/64]&(1<<(i%64)) != 0
+				want := !inState && r.onTop(state, int32(i))
+				got := r.cand[i/64]&(1<<(i%64)) != 0 && r.onTop(state, int32(i))
+				if got != want {
+					t.Fatalf("level %d, %d tiles left: tile %d put back %v, want %v", k, b.left, i, got, want)
+				}
+				if want {
+					accepted++
+				}
+			}
+			states++
+			clk := b.clk
+			b.apply(clk[rng.IntN(len(clk))])
+		}
+	}
+	t.Logf("%d states, %d tiles that could be put back", states, accepted)
+}

@@ -54,6 +54,14 @@ type schedule struct {
 	// when no line came near a win (restartNear), before the exact pass.
 	// Their zero values are none.
 	retro, retroFar retroPlan
+	// retroDeep, when set, builds a deeper endgame table in place of
+	// retro's once the beam that follows retro's table (at
+	// retro.afterBeams) failed with it, and runs that beam again with the
+	// deep one. A small table costs little and with it that beam decides
+	// many deals within a second; a deep one costs seconds and decides
+	// deals the small one does not. A portfolio's helper runs so
+	// (helperRetroDeep).
+	retroDeep retroPlan
 	// beams run after the projections of a limited pass 0, before the
 	// restarts (beam.go): each a beam search of its width and evaluation,
 	// until one wins or dies out. Their zero value is sheep/2's: none.
@@ -272,6 +280,8 @@ type testSignals struct {
 	endgameCut  int64 // states at the endgame table's depth that it calls dead
 	reachCut    int64 // states above it with no state of the table within reach
 	endgameWon  bool  // the win was finished by the endgame table
+	deepRan     bool  // the deep table's retrograde search (retroDeep) ran in the beam phase
+	deepWon     bool  // the beam run again with the deep table won
 }
 
 // outcome is how a search ended.
@@ -325,9 +335,14 @@ func (s *search) pushFrame() {
 // is the winning line.
 func (s *search) solve() outcome {
 	// A search resumed after pass 0 needs the endgame table the beam
-	// phase built; it is a pure function of the level and the plan.
+	// phase built (the deep one, when the schedule has one); it is a pure
+	// function of the level and the plan.
 	if s.pass > 0 && s.end == nil && s.sched.retro.keep {
-		switch s.retroPhase(s.sched.retro) {
+		plan := s.sched.retro
+		if s.sched.retroDeep.nodes > 0 {
+			plan = s.sched.retroDeep
+		}
+		switch s.retroPhase(plan) {
 		case retroProven:
 			return outRetro
 		case retroStopped:
