@@ -96,7 +96,7 @@ var helperRetro = retroPlan{nodes: 1 << 18, maxLayer: 1 << 15, keep: true}
 // end instead of 11–35, and the helper decides 9 of them within 10 s
 // with it (its first beam, run again, wins 3), sheep/13 3 (docs/sheep.md,
 // "A deeper table for the helper"). It costs about 3 s of the helper's
-// core and some 250 MB, so the small table comes first: with it the
+// core and some 280 MB, so the small table comes first: with it the
 // first beam decides many deals within a second (capture-264 deals 2, 8,
 // 11, 37, 51, 67 in 0.86–1.04 s), which would otherwise wait for the own
 // search (1.7–2.4 s).
