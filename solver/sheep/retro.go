@@ -89,9 +89,17 @@ type retroSearch struct {
 	// put back on a state only if it is in bottom or listed under a tile
 	// of the state (candidates), which spares testing every tile not on
 	// the board.
-	over   [][]int32
+	// over is flat: the tiles listed under tile s are
+	// over[overAt[s]:overAt[s+1]] (one array walked in order, rather than
+	// a slice header per tile).
+	over   []uint16
+	overAt []int32
 	bottom []uint64
 	cand   []uint64 // scratch of candidates
+	// countTrays counts each state's tray from its tiles rather than
+	// keeping it beside the state: levels of more than 32 types (tests
+	// check the two agree).
+	countTrays bool
 	// layers are W_0, W_1, ... as far as they were completed, when the
 	// plan keeps them.
 	layers []*deadTable
@@ -104,7 +112,8 @@ func newRetroSearch(l *Level) *retroSearch {
 	for u := range r.types {
 		r.types[u] = make([]uint64, r.w)
 	}
-	r.over, r.bottom, r.cand = make([][]int32, n), make([]uint64, r.w), make([]uint64, r.w)
+	r.bottom, r.cand = make([]uint64, r.w), make([]uint64, r.w)
+	under := make([][]uint16, n)
 	for i := range l.tiles {
 		u := l.typ[i]
 		r.types[u][i/64] |= 1 << (i % 64)
@@ -118,8 +127,13 @@ func newRetroSearch(l *Level) *retroSearch {
 					rep = b
 				}
 			}
-			r.over[rep] = append(r.over[rep], int32(i))
+			under[rep] = append(under[rep], uint16(i))
 		}
+	}
+	r.overAt = make([]int32, n+1)
+	for s, ts := range under {
+		r.over = append(r.over, ts...)
+		r.overAt[s+1] = int32(len(r.over))
 	}
 	return r
 }
@@ -133,18 +147,47 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 	n := len(r.l.tiles)
 	// A layer is a dead-state table used as a plain set (its work unused):
 	// it compares whole keys, and with room for a layer over maxLayer
-	// plus one state's successors it never evicts.
-	layer := func() *deadTable { return newDeadTableMax(n, plan.maxLayer+n+1) }
-	cur, next := layer(), layer()
+	// plus one state's successors it never evicts. Its room is reserved
+	// at the size the layers so far predict: growing by doubling copied
+	// every layer's keys about twice, a sixth of the search's time on the
+	// deep table. Sizes run in threes (the trays' counts mod 3: on
+	// capture-264 deal 112, 13,287 states, then 5,501, then 43,069), so
+	// W_{j+1} is predicted from W_{j-2}, times the growth of the three
+	// layers before it (at most fourfold), with a tenth to spare.
+	layerMax := plan.maxLayer + n + 1
+	var sizes []int // the sizes of W_0, W_1, ...
+	layer := func() *deadTable {
+		t := newDeadTableMax(n, layerMax)
+		if j := len(sizes); j >= 6 {
+			a, b := float64(sizes[j-3]), float64(sizes[j-6])
+			t.reserve(int(min(a*min(a/b, 4)*1.1, float64(layerMax))))
+		}
+		return t
+	}
+	cur := layer()
 	cur.add(0, make([]uint64, r.w), 0) // W_0: the empty board
+	sizes = append(sizes, 1)
 	if plan.keep {
 		r.layers = append(r.layers[:0], cur)
 	}
+	// The tray of each state of cur and next (curTray, nextTray: a
+	// type's count, 0–2, in two bits, for up to 32 types), kept beside
+	// the layers rather than counted from the tiles of each state (a
+	// third of the search's time). W_0's tray is every type's total mod
+	// 3, its clicked count.
+	packed := len(r.total) <= 32 && !r.countTrays
+	var curTray, nextTray []uint64
+	var tray0 uint64
+	for u, c := range r.total {
+		tray0 |= uint64(c%3) << (2 * u)
+	}
+	curTray = append(curTray, tray0)
 	trayOf := make([]int, len(r.total))
 	var expanded int64
 	key := make([]uint64, r.w)
 	for j := 0; j < n; j++ {
-		next = layer()
+		next := layer()
+		nextTray = nextTray[:0]
 		for e := range cur.len() {
 			if expanded++; expanded > plan.nodes {
 				return retroNone, 0
@@ -154,13 +197,13 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 			}
 			state, h := cur.keys[e*r.w:(e+1)*r.w], cur.hashs[e]
 			size := 0
-			for u, tm := range r.types {
-				c := 0
-				for k, word := range state {
-					c += bits.OnesCount64(word & tm[k])
+			if packed {
+				for u, tr := 0, curTray[e]; u < len(trayOf); u, tr = u+1, tr>>2 {
+					trayOf[u] = int(tr & 3)
+					size += trayOf[u]
 				}
-				trayOf[u] = (r.total[u] - c) % 3
-				size += trayOf[u]
+			} else {
+				size = r.trayOf(state, trayOf)
 			}
 			r.candidates(state)
 			for k, word := range r.cand {
@@ -172,13 +215,15 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 					// Putting t back un-clicks it: its type's tray
 					// count goes down by one, mod 3.
 					u := r.l.typ[t]
-					if size-trayOf[u]+(trayOf[u]+2)%3 >= r.l.slots {
+					down := (trayOf[u] + 2) % 3
+					if size-trayOf[u]+down >= r.l.slots {
 						continue
 					}
 					copy(key, state)
 					key[k] |= 1 << (t % 64)
-					if h2 := h ^ r.zob[t]; !next.contains(h2, key) {
-						next.add(h2, key, 0)
+					if next.insert(h^r.zob[t], key) && packed {
+						tr := curTray[e]&^(3<<(2*u)) | uint64(down)<<(2*u)
+						nextTray = append(nextTray, tr)
 					}
 				}
 			}
@@ -189,12 +234,29 @@ func (r *retroSearch) run(plan retroPlan, tick func() bool) (out retroOutcome, l
 		if next.len() == 0 {
 			return retroProven, j + 1
 		}
-		cur = next
+		sizes = append(sizes, next.len())
+		cur, curTray, nextTray = next, nextTray, curTray
 		if plan.keep {
 			r.layers = append(r.layers, cur)
 		}
 	}
 	return retroNone, 0 // W_n holds the start: the level can be won
+}
+
+// trayOf sets tray to the tray count of each type in state (the tiles
+// left), its clicked count mod 3, and returns their sum: for levels of
+// more than 32 types, whose trays do not fit in a word.
+func (r *retroSearch) trayOf(state []uint64, tray []int) int {
+	size := 0
+	for u, tm := range r.types {
+		c := 0
+		for k, word := range state {
+			c += bits.OnesCount64(word & tm[k])
+		}
+		tray[u] = (r.total[u] - c) % 3
+		size += tray[u]
+	}
+	return size
 }
 
 // candidates sets r.cand to the tiles not in state that are in bottom or
@@ -208,8 +270,9 @@ func (r *retroSearch) candidates(state []uint64) {
 	}
 	for k, word := range state {
 		for left := word; left != 0; left &= left - 1 {
-			for _, t := range r.over[k*64+bits.TrailingZeros64(left)] {
-				r.cand[t/64] |= 1 << (t % 64)
+			s := k*64 + bits.TrailingZeros64(left)
+			for _, t := range r.over[r.overAt[s]:r.overAt[s+1]] {
+				r.cand[t>>6] |= 1 << (t & 63)
 			}
 		}
 	}

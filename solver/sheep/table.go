@@ -80,6 +80,29 @@ func (t *deadTable) equal(e int, key []uint64) bool {
 	return true
 }
 
+// insert adds key as add does unless it is present, with one probe for
+// both, and reports whether it added it. It is for tables used as plain
+// sets (the retrograde layers), which never evict: the caller keeps len
+// below max.
+func (t *deadTable) insert(h uint64, key []uint64) bool {
+	if 2*(len(t.hashs)+1) > len(t.slots) {
+		t.grow()
+	}
+	mask := uint64(len(t.slots) - 1)
+	tag := h >> 32
+	i := h & mask
+	for ; t.slots[i] != 0; i = (i + 1) & mask {
+		if e := t.slots[i]; e>>32 == tag && t.equal(int(uint32(e)-1), key) {
+			return false
+		}
+	}
+	t.hashs = append(t.hashs, h)
+	t.keys = append(t.keys, key...)
+	t.work = append(t.work, 0)
+	t.slots[i] = slot(h, len(t.hashs)-1)
+	return true
+}
+
 // add records a dead state whose proof took work nodes; the caller knows
 // it is not yet present.
 func (t *deadTable) add(h uint64, key []uint64, work int64) {
