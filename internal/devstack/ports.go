@@ -2,21 +2,63 @@ package devstack
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
+	"os"
 	"strconv"
+	"strings"
 )
 
 // loopback is the only address the servers listen on.
 const loopback = "127.0.0.1"
 
-// freePort asks the kernel for a free TCP port on the loopback address.
+// freePort picks a free TCP port on the loopback address below the
+// kernel's range of ephemeral ports, trying random ones, and asks the
+// kernel for any free port only when that fails. The servers restart on
+// their port (Restart, a crash test's kill and start): a port from the
+// ephemeral range may by then be the local port of an outgoing
+// connection of any process on the machine, and binding it fails with
+// "address already in use" (a miniredis restart in CI did, while forty
+// test packages held connections). Below the range no port is handed out
+// unasked.
 func freePort() (int, error) {
+	if top := ephemeralStart() - 1; top > lowPort {
+		for range 64 {
+			port := lowPort + rand.IntN(top-lowPort+1)
+			if l, err := net.Listen("tcp", hostPort(port)); err == nil {
+				return port, l.Close()
+			}
+		}
+	}
 	l, err := net.Listen("tcp", net.JoinHostPort(loopback, "0"))
 	if err != nil {
 		return 0, fmt.Errorf("devstack: pick a free port: %w", err)
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// lowPort is the lowest port freePort picks: above the ports services are
+// usually configured on (PostgreSQL 5432, Redis 6379, 8080 and the like).
+const lowPort = 20000
+
+// ephemeralStart is the first port of the kernel's ephemeral range
+// (Linux: /proc/sys/net/ipv4/ip_local_port_range), or 32768, Linux's
+// default, where it cannot be read.
+func ephemeralStart() int {
+	data, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range")
+	if err != nil {
+		return 32768
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) == 0 {
+		return 32768
+	}
+	start, err := strconv.Atoi(fields[0])
+	if err != nil {
+		return 32768
+	}
+	return start
 }
 
 // checkPortFree fails with ErrPortInUse when port cannot be bound on loopback.
