@@ -555,3 +555,61 @@ func resumeAtRandom(t *testing.T, k int, l *Level, sched schedule, full solver.R
 		}
 	}
 }
+
+// TestBeamReachAgainstOracle: beams that weigh the endgame states within
+// reach (beamRun.reach) on random small levels with endgame tables of
+// random depth (randomEndgame): every line replays as a win, no beam wins
+// a level the brute-force oracle finds unsolvable, the same beam twice
+// gives the same line, and the weight changes what the beam keeps (other
+// lines, other levels won) on some levels.
+func TestBeamReachAgainstOracle(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(35, 15))
+	plain := beamRun{width: 4, dig: 10, perParent: 2}
+	aimed := plain
+	aimed.reach = 3000
+	run := func(l *Level, e *endgame, br beamRun) []int32 {
+		m, _ := solver.NewMeter(context.Background(), solver.Options{})
+		s := newSearch(l, m, schedule{})
+		s.end = e
+		line, _, stopped := s.beamSearch(br)
+		if stopped {
+			t.Fatalf("%s: beam stopped without a budget", l.Canonical())
+		}
+		return line
+	}
+	levels, wins, differ := 0, [2]int{}, 0
+	for k := range 1500 {
+		l, e := randomEndgame(t, rng)
+		if e == nil {
+			continue
+		}
+		levels++
+		want := newOracle(l).solve() != nil
+		var lines [2][]int32
+		for i, br := range []beamRun{plain, aimed} {
+			line := run(l, e, br)
+			lines[i] = line
+			if line == nil {
+				continue
+			}
+			if !want {
+				t.Fatalf("level %d %s: beam %+v wins a level the oracle finds unsolvable", k, l.Canonical(), br)
+			}
+			if o, err := replay(l, line); err != nil || !o.Won {
+				t.Fatalf("level %d %s: beam %+v line does not win: %v %+v", k, l.Canonical(), br, err, o)
+			}
+			wins[i]++
+		}
+		if again := run(l, e, aimed); fmt.Sprint(again) != fmt.Sprint(lines[1]) {
+			t.Fatalf("level %d %s: the beam gave %v, then %v", k, l.Canonical(), lines[1], again)
+		}
+		if fmt.Sprint(lines[0]) != fmt.Sprint(lines[1]) {
+			differ++
+		}
+	}
+	t.Logf("%d levels with a table: wins without the weight %d, with it %d; lines differ on %d", levels, wins[0], wins[1], differ)
+	if wins[1] == 0 || differ < 10 {
+		t.Fatalf("the weight never mattered: wins %v, lines differ on %d of %d levels", wins, differ, levels)
+	}
+}

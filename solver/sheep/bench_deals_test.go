@@ -108,8 +108,10 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/14, with sheep/14 on two cores (sheep14x2:
-// Solve's portfolio; under a node budget it is sheep/14), with sheep/13
+// budget instead), with sheep/15, with sheep/15 on two cores (sheep15x2:
+// Solve's portfolio; under a node budget it is sheep/15), with sheep/14
+// and sheep/14 on two cores (sheep14ScheduleFor, sheep14Helper: no beams
+// that weigh the endgame states within reach), with sheep/13
 // and sheep/12 on two cores (sheep13Helper, sheep12Helper; their own
 // search is sheep/14's), with sheep/11
 // and sheep/11 on two cores (sheep11ScheduleFor, sheep11Helper: no cut
@@ -151,8 +153,9 @@ func BenchmarkDeals(b *testing.B) {
 			name   string
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
-		}{{"sheep14", scheduleFor, nil}, {"sheep14x2", scheduleFor, &helperSchedule},
-			{"sheep13x2", scheduleFor, &sheep13Helper}, {"sheep12x2", scheduleFor, &sheep12Helper},
+		}{{"sheep15", scheduleFor, nil}, {"sheep15x2", scheduleFor, &helperSchedule},
+			{"sheep14", sheep14ScheduleFor, nil}, {"sheep14x2", sheep14ScheduleFor, &sheep14Helper},
+			{"sheep13x2", sheep14ScheduleFor, &sheep13Helper}, {"sheep12x2", sheep14ScheduleFor, &sheep12Helper},
 			{"sheep11", sheep11ScheduleFor, nil}, {"sheep11x2", sheep11ScheduleFor, &sheep11Helper},
 			{"sheep10", sheep10ScheduleFor, nil}, {"sheep10x2", sheep10ScheduleFor, &sheep10Helper},
 			{"sheep9", sheep9ScheduleFor, nil}, {"sheep8", sheep8ScheduleFor, nil},
@@ -266,6 +269,37 @@ func sheep2ScheduleFor(l *Level) schedule {
 	return sheep2Schedule
 }
 
+// sheep14Beams are the own search's beams as sheep/14 ran them: no beams
+// that weigh the endgame states within reach.
+var sheep14Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
+	{width: 1000, dig: 150, near: 80, perParent: 2},
+	{width: 1000, dig: 1200, near: 80, perParent: 2},
+	{width: 1000, dig: 30, near: 80, perParent: 2},
+	{width: 2000, dig: 200, near: 80},
+	{width: 4000, dig: 400, near: 80, perParent: 2, noise: 300, seed: 3},
+	{width: 4000, dig: 200, near: 80, perParent: 2},
+	{width: 4000, dig: 200, near: 80, perParent: 1},
+	{width: 8000, dig: 200, near: 80, perParent: 2, late: true}}
+
+// sheep14ScheduleFor is scheduleFor as sheep/14 (and sheep/12 and 13) ran
+// it: sheep14Beams.
+func sheep14ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	if sc.beams != nil {
+		sc.beams = sheep14Beams
+	}
+	return sc
+}
+
+// sheep14Helper is the portfolio's helper as sheep/14 ran it: its first
+// beam again with the deep table, no beams that weigh the endgame states
+// within reach.
+var sheep14Helper = func() schedule {
+	sc := helperSchedule
+	sc.deepBeams = nil
+	return sc
+}()
+
 // sheep13Helper is the portfolio's helper as sheep/13 ran it: no deep
 // table. sheep/14's own search is sheep/13's.
 var sheep13Helper = func() schedule {
@@ -283,7 +317,7 @@ var sheep12Helper = schedule{first: 1 << 12, beams: helperBeams,
 // sheep11ScheduleFor is scheduleFor as sheep/11 ran it: no cut above the
 // endgame table.
 func sheep11ScheduleFor(l *Level) schedule {
-	sc := scheduleFor(l)
+	sc := sheep14ScheduleFor(l)
 	sc.noReach = true
 	return sc
 }
@@ -297,7 +331,7 @@ var sheep11Helper = schedule{first: 1 << 12, beams: helperBeams, exactOrder: hel
 // sheep10ScheduleFor is scheduleFor as sheep/10 ran it: the retrograde
 // search keeps no endgame table.
 func sheep10ScheduleFor(l *Level) schedule {
-	sc := scheduleFor(l)
+	sc := sheep14ScheduleFor(l)
 	sc.retro.keep = false
 	return sc
 }

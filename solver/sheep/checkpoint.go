@@ -13,9 +13,9 @@ import (
 	"slices"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 11:
+// Checkpoint payload (inside the solver.Meter envelope), version 12:
 //
-//	"SH" 0x0b | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x0c | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
 //	| uvarint deferred beams (bit k: the schedule's beam k)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
@@ -69,7 +69,12 @@ import (
 // depth (reach, endgame.go): version 10 payloads are rejected. sheep/13
 // still writes version 11: its own search is sheep/12's, and the runs of
 // its helper's exact pass (exactrun.go) are a function of the pass's node
-// count, so a payload needs nothing more to resume one.
+// count, so a payload needs nothing more to resume one. sheep/14 still
+// writes version 11. Version 12 (sheep/15) has the layout of version 11,
+// but the schedule has two more beams (beams of 1000 that weigh the
+// endgame states within reach, before the beam of 2000): a version 11
+// payload's deferred set names other beams. Version 11 payloads are
+// rejected.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -85,7 +90,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x0b"
+const payloadMagic = "SH\x0c"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint, compressed (payloads stay under the 1.3 MB that sheep/2

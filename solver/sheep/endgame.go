@@ -236,3 +236,25 @@ func (r *reach) click(dst, src *reachRow, t int32, share bool) bool {
 	}
 	return dst.lo < dst.hi
 }
+
+// size is how many states row holds.
+func (row *reachRow) size() int {
+	n := 0
+	for _, w := range row.bits[row.lo:row.hi] {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+// kept is how many states of src (n of them: src.size()) stay within
+// reach once tile t is clicked: n less those with t on their board. It
+// reads the words the click changes, as click does, without building
+// the row.
+func (r *reach) kept(src *reachRow, t int32, n int) int {
+	lo, hi := r.changed(src, t)
+	has := r.has[int(t)*r.words:]
+	for k := lo; k < hi; k++ {
+		n -= bits.OnesCount64(src.bits[k] & has[k])
+	}
+	return n
+}

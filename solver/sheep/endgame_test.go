@@ -56,8 +56,8 @@ func TestEndgameTableAgainstOracle(t *testing.T) {
 // from the start, keeping the rows of the reach cut (reach) as the
 // depth-first search does, and asks the oracle about every state above
 // the table's depth that the cut calls dead: none may be winnable. It
-// also checks that the cut fires, that the beams' check (alive) agrees
-// with the row, and that at the table's depth a row is non-empty exactly
+// also checks that the cut fires, that the beams' check (alive) and
+// count (kept) agree with the row, and that at the table's depth a row is non-empty exactly
 // when the table holds the state.
 func TestReachAgainstOracle(t *testing.T) {
 	t.Parallel()
@@ -77,11 +77,15 @@ func TestReachAgainstOracle(t *testing.T) {
 					break
 				}
 				c := legal[rng.IntN(len(legal))]
-				alive := e.reach.alive(&e.rows[b.left], c) // the beams' check, without the row
+				alive := e.reach.alive(&e.rows[b.left], c)                   // the beams' check, without the row
+				n := e.reach.kept(&e.rows[b.left], c, e.rows[b.left].size()) // the beams' count (beamRun.reach)
 				b.apply(c)
 				within := e.within(b, c)
 				if alive != within {
 					t.Fatalf("level %d %s: alive says %v, the row %v", k, l.Canonical(), alive, within)
+				}
+				if size := e.rows[b.left].size(); n != size {
+					t.Fatalf("level %d %s: kept counts %d states within reach, the row holds %d", k, l.Canonical(), n, size)
 				}
 				if b.left == e.depth() {
 					if within != e.holds(b) {

@@ -81,7 +81,20 @@ var helperBeams = []beamRun{
 // helper's own core rather than shared, so that neither search waits for
 // the other.
 var helperSchedule = schedule{first: 1 << 12, beams: helperBeams,
-	retro: helperRetro, retroDeep: helperRetroDeep, tableFirst: true, lateBeams: 1 << 23, lateWide: 1 << 25, exactRuns: 1 << 22}
+	retro: helperRetro, retroDeep: helperRetroDeep, deepBeams: helperDeepBeams,
+	tableFirst: true, lateBeams: 1 << 23, lateWide: 1 << 25, exactRuns: 1 << 22}
+
+// helperDeepBeams run with the helper's deep table (schedule.deepBeams),
+// before its exact pass: beams of 1000 that weigh the table's states
+// within reach (beamRun.reach; docs/sheep.md, "Beams that aim at the
+// table"). On the 26 capture-264 deals sheep/14 left unknown at 10 s,
+// with the deep table, the first alone wins 11 (353, 354, 411, 525, 562,
+// 591, 687, 726, 789, 882, 915), the three 17, each in about 2M nodes.
+var helperDeepBeams = []beamRun{
+	{width: 1000, dig: 10, perParent: 2, reach: 3000},
+	{width: 1000, dig: 10, perParent: 2, reach: 10000},
+	{width: 1000, dig: 300, perParent: 2, reach: 3000},
+}
 
 // helperRetro builds the helper's endgame table before its beams, with
 // twice the states of the own search's (defaultRetro) and layers four
@@ -90,7 +103,8 @@ var helperSchedule = schedule{first: 1 << 12, beams: helperBeams,
 var helperRetro = retroPlan{nodes: 1 << 18, maxLayer: 1 << 15, keep: true}
 
 // helperRetroDeep replaces helperRetro's table once the helper's first
-// beam failed with it (schedule.retroDeep, sheep/14): up to 4M states
+// beam failed with it (schedule.retroDeep, sheep/14; since sheep/15
+// helperDeepBeams run with it, not that beam again): up to 4M states
 // expanded, layers of up to 512K. On the 31 capture-264 deals sheep/13
 // left unknown at 10 s on two cores the table reaches 23–87 tiles from the
 // end instead of 11–35, and the helper decides 9 of them within 10 s

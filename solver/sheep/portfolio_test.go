@@ -161,9 +161,9 @@ func TestPortfolioAgainstOracle(t *testing.T) {
 
 // TestPortfolioDecidesWhatOwnDoesNot: deal 279 of the game's layout
 // capture-264, which the own search leaves unknown after 60 s (and
-// sheep/13's portfolio after 10 s), is won by the helper's first beam
-// (dig 600) with the deep endgame table of sheep/14 (helperRetro), in
-// about 3M nodes of the helper, table included: with two threads the
+// sheep/13's portfolio after 10 s), is won by the helper's beams with
+// the deep endgame table of sheep/14 (helperRetroDeep; sheep/14 its first
+// beam again, sheep/15 helperDeepBeams): with two threads the
 // portfolio decides it, and the helper's line is the one returned. Until
 // sheep/14 this was deal 11, which the own search wins too after about
 // 6M nodes: the helper's larger table made that a race.

@@ -62,6 +62,10 @@ type schedule struct {
 	// deals the small one does not. A portfolio's helper runs so
 	// (helperRetroDeep).
 	retroDeep retroPlan
+	// deepBeams, when set, run with the deep table in place of running
+	// beam retro.afterBeams again (sheep/15: beams that weigh the table's
+	// states within reach, beamRun.reach).
+	deepBeams []beamRun
 	// beams run after the projections of a limited pass 0, before the
 	// restarts (beam.go): each a beam search of its width and evaluation,
 	// until one wins or dies out. Their zero value is sheep/2's: none.
