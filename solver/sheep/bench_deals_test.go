@@ -269,17 +269,9 @@ func sheep2ScheduleFor(l *Level) schedule {
 	return sheep2Schedule
 }
 
-// sheep14Beams are the own search's beams as sheep/14 ran them: no beams
-// that weigh the endgame states within reach.
-var sheep14Beams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
-	{width: 1000, dig: 150, near: 80, perParent: 2},
-	{width: 1000, dig: 1200, near: 80, perParent: 2},
-	{width: 1000, dig: 30, near: 80, perParent: 2},
-	{width: 2000, dig: 200, near: 80},
-	{width: 4000, dig: 400, near: 80, perParent: 2, noise: 300, seed: 3},
-	{width: 4000, dig: 200, near: 80, perParent: 2},
-	{width: 4000, dig: 200, near: 80, perParent: 1},
-	{width: 8000, dig: 200, near: 80, perParent: 2, late: true}}
+// sheep14Beams are the own search's beams as sheep/14 ran them: today's
+// without the beams that weigh the endgame states within reach.
+var sheep14Beams = slices.DeleteFunc(slices.Clone(defaultBeams), func(br beamRun) bool { return br.reach > 0 })
 
 // sheep14ScheduleFor is scheduleFor as sheep/14 (and sheep/12 and 13) ran
 // it: sheep14Beams.
