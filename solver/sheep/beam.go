@@ -180,6 +180,9 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 			if again == nil {
 				again = []beamRun{br}
 			}
+			if s.sched.deepLate > 0 && len(again) > 1 {
+				again, s.deepLeft = again[:1], again[1:]
+			}
 			for _, br := range again {
 				if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
 					s.signals.deepWon = line != nil
@@ -239,6 +242,24 @@ func (s *search) lateBeamPhase() (line []int32, stopped bool) {
 	return nil, false
 }
 
+// deepLatePhase runs the deep table's beams that the beam phase left for
+// the unlimited pass (schedule.deepLate), from the start of the level,
+// until one wins (line) or the meter stops (stopped); like the deferred
+// beams, with boards of their own, so the pass goes on where it was when
+// none wins.
+func (s *search) deepLatePhase() (line []int32, stopped bool) {
+	left := s.deepLeft
+	s.deepLeft = nil
+	for _, br := range left {
+		if line, _, stopped = s.beamSearch(br); line != nil || stopped {
+			s.signals.deepWon = line != nil
+			s.signals.deepLateWon = line != nil
+			return line, stopped
+		}
+	}
+	return nil, false
+}
+
 // lateAt is the node count of the unlimited pass at which br runs if the
 // beam phase deferred it (lateBeams, lateWide).
 func (sc schedule) lateAt(br beamRun) int64 {
@@ -285,6 +306,9 @@ type beamNode struct {
 	tile   int32
 	score  int64
 	hash   uint64
+	// within is the number of the endgame table's states within reach of
+	// the state (reach.kept), where the beam weighs them (beamRun.reach).
+	within int
 }
 
 // beamSearch runs one beam of the given width from the start of l. It
@@ -305,9 +329,15 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 	// reach of cur[i] (reach); a child with none is dead.
 	e := s.end
 	var rows, nextRows []reachRow
+	var held, nextHeld []*rowWords // held[i]: the words rows[i] lies in
+	var free []*rowWords
+	rootWithin := 0
 	if e != nil && !s.sched.noReach {
 		rows = make([]reachRow, 1)
-		e.reach.full(&rows[0], e.layers[e.depth()].len())
+		rootWithin = e.layers[e.depth()].len()
+		held = append(held, takeWords(&free, e.reach.words))
+		rows[0].own = held[0].w
+		e.reach.full(&rows[0], rootWithin)
 	}
 	for len(cur) > 0 {
 		kids = kids[:0]
@@ -316,7 +346,10 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 			arena, scratch = b.genMoves(arena[:0], scratch, 0, nil)
 			within := 0 // the endgame states within reach of b, for br.reach
 			if rows != nil && br.reach > 0 {
-				within = rows[pi].size()
+				within = rootWithin
+				if len(lineage) > 0 {
+					within = lineage[len(lineage)-1][pi].within
+				}
 			}
 			for _, mv := range arena {
 				if m.CheckpointDue() {
@@ -361,10 +394,12 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					if br.noise > 0 {
 						score += int64(mix64(h^(0x9E3779B97F4A7C15*(br.seed+1))) % uint64(br.noise))
 					}
+					n := 0
 					if within > 0 {
-						score += reachScore(br.reach, e.reach.kept(&rows[pi], mv, within))
+						n = e.reach.kept(&rows[pi], mv, within)
+						score += reachScore(br.reach, n)
 					}
-					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: score, hash: h})
+					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: score, hash: h, within: n})
 				}
 				b.undo(mv)
 			}
@@ -390,11 +425,35 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 			next = append(next, nb)
 		}
 		if rows != nil {
+			// Most clicks change no word of the row (reach): the child's
+			// row is then its parent's words, shared rather than copied
+			// (on a deep table a row is some 10–60 KB).
 			nextRows = slices.Grow(nextRows[:0], len(kids))[:len(kids)]
+			nextHeld = nextHeld[:0]
 			for i, kd := range kids {
-				e.reach.click(&nextRows[i], &rows[kd.parent], kd.tile, false)
+				src := &rows[kd.parent]
+				if lo, hi := e.reach.changed(src, kd.tile); lo >= hi {
+					nextRows[i] = reachRow{bits: src.bits, lo: src.lo, hi: src.hi}
+					h := held[kd.parent]
+					h.refs++
+					nextHeld = append(nextHeld, h)
+					continue
+				}
+				h := takeWords(&free, e.reach.words)
+				nextRows[i].own = h.w
+				e.reach.click(&nextRows[i], src, kd.tile, false)
+				nextHeld = append(nextHeld, h)
+			}
+			for _, h := range held {
+				if h.refs--; h.refs == 0 {
+					free = append(free, h)
+				}
 			}
 			rows, nextRows = nextRows, rows
+			held, nextHeld = nextHeld, held
+		}
+		if s.checkRows && rows != nil {
+			s.signals.rowsWrong += s.wrongRows(lineage, kids, rows, br.reach > 0)
 		}
 		lineage = append(lineage, slices.Clone(kids))
 		spare = append(spare, cur...)
@@ -402,6 +461,51 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		cleared = max(cleared, s.beamBest(lineage, cur))
 	}
 	return nil, cleared, false
+}
+
+// wrongRows counts the rows of a beam's new layer (kids, their rows) that
+// differ from the row built afresh along the child's line from the start,
+// and, with withins, the children whose within is not their row's size:
+// tests set search.checkRows to check that the rows shared between
+// layers (rowWords) are not overwritten while in use.
+func (s *search) wrongRows(lineage [][]beamNode, kids []beamNode, rows []reachRow, withins bool) int64 {
+	e := s.end
+	var wrong int64
+	var a, b reachRow
+	for i, kd := range kids {
+		e.reach.full(&a, e.layers[e.depth()].len())
+		for _, t := range beamLine(lineage, kd.parent, kd.tile) {
+			e.reach.click(&b, &a, t, false)
+			a, b = b, a
+		}
+		got, want := rows[i], a
+		if got.lo != want.lo || got.hi != want.hi || !slices.Equal(got.bits[got.lo:got.hi], want.bits[want.lo:want.hi]) ||
+			withins && kd.within != got.size() {
+			wrong++
+		}
+	}
+	return wrong
+}
+
+// rowWords are the words of reach rows of a beam's layers, with how many
+// rows use them: a child whose click changed nothing shares its parent's.
+// Words no row uses go back to the beam's free list, to be taken for the
+// next layer's rows.
+type rowWords struct {
+	w    []uint64
+	refs int
+}
+
+// takeWords takes words for one row from free, or makes them, held by one
+// row.
+func takeWords(free *[]*rowWords, words int) *rowWords {
+	if n := len(*free); n > 0 {
+		h := (*free)[n-1]
+		*free = (*free)[:n-1]
+		h.refs = 1
+		return h
+	}
+	return &rowWords{w: make([]uint64, words), refs: 1}
 }
 
 // sortKids sorts a layer's children best first: score descending, ties

@@ -572,9 +572,13 @@ func TestBeamReachAgainstOracle(t *testing.T) {
 		m, _ := solver.NewMeter(context.Background(), solver.Options{})
 		s := newSearch(l, m, schedule{})
 		s.end = e
+		s.checkRows = true
 		line, _, stopped := s.beamSearch(br)
 		if stopped {
 			t.Fatalf("%s: beam stopped without a budget", l.Canonical())
+		}
+		if s.signals.rowsWrong > 0 {
+			t.Fatalf("%s: beam %+v: %d reach rows differ from the rows built along their lines", l.Canonical(), br, s.signals.rowsWrong)
 		}
 		return line
 	}

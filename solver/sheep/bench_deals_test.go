@@ -108,8 +108,10 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/15, with sheep/15 on two cores (sheep15x2:
-// Solve's portfolio; under a node budget it is sheep/15), with sheep/14
+// budget instead), with sheep/16, with sheep/16 on two cores (sheep16x2:
+// Solve's portfolio; under a node budget it is sheep/16, which on one core
+// is sheep/15), with sheep/15 on two cores (sheep15Helper: all the deep
+// table's beams before the helper's exact pass), with sheep/14
 // and sheep/14 on two cores (sheep14ScheduleFor, sheep14Helper: no beams
 // that weigh the endgame states within reach), with sheep/13
 // and sheep/12 on two cores (sheep13Helper, sheep12Helper; their own
@@ -153,7 +155,8 @@ func BenchmarkDeals(b *testing.B) {
 			name   string
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
-		}{{"sheep15", scheduleFor, nil}, {"sheep15x2", scheduleFor, &helperSchedule},
+		}{{"sheep16", scheduleFor, nil}, {"sheep16x2", scheduleFor, &helperSchedule},
+			{"sheep15x2", scheduleFor, &sheep15Helper},
 			{"sheep14", sheep14ScheduleFor, nil}, {"sheep14x2", sheep14ScheduleFor, &sheep14Helper},
 			{"sheep13x2", sheep14ScheduleFor, &sheep13Helper}, {"sheep12x2", sheep14ScheduleFor, &sheep12Helper},
 			{"sheep11", sheep11ScheduleFor, nil}, {"sheep11x2", sheep11ScheduleFor, &sheep11Helper},
@@ -283,12 +286,20 @@ func sheep14ScheduleFor(l *Level) schedule {
 	return sc
 }
 
+// sheep15Helper is the portfolio's helper as sheep/15 ran it: every
+// beam with the deep table before its exact pass (no deepLate).
+var sheep15Helper = func() schedule {
+	sc := helperSchedule
+	sc.deepLate = 0
+	return sc
+}()
+
 // sheep14Helper is the portfolio's helper as sheep/14 ran it: its first
 // beam again with the deep table, no beams that weigh the endgame states
 // within reach.
 var sheep14Helper = func() schedule {
 	sc := helperSchedule
-	sc.deepBeams = nil
+	sc.deepBeams, sc.deepLate = nil, 0
 	return sc
 }()
 

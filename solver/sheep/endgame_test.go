@@ -167,11 +167,16 @@ func TestEndgameInSchedule(t *testing.T) {
 		// A small table first, then a deep one, as the portfolio's helper.
 		{"small table, then deep", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 6, maxLayer: 1 << 10, keep: true},
 			retroDeep: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true}, tableFirst: true, lateBeams: 50, exactRuns: 8}},
+		// The same with beams that aim at the deep table, all but the
+		// first run by the exact pass after deepLate nodes (sheep/16).
+		{"deep beams, some late", schedule{first: 4, beams: beams, retro: retroPlan{nodes: 6, maxLayer: 1 << 10, keep: true},
+			retroDeep: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true}, tableFirst: true, lateBeams: 50, exactRuns: 8,
+			deepBeams: []beamRun{{width: 1, dig: 100}, {width: 2, dig: 10, reach: 3000}, {width: 3, dig: 300, reach: 10000}}, deepLate: 6}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			rng := rand.New(rand.NewPCG(34, 12))
-			won, cut, resumed, runs, deep, deepWon := 0, int64(0), 0, 0, 0, 0
+			won, cut, resumed, runs, deep, deepWon, deepLateWon := 0, int64(0), 0, 0, 0, 0, 0
 			for k := range 1500 {
 				l := mustParse(t, smallLevel(rng))
 				res := solveAgainstOracle(t, k, l, tc.sched)
@@ -193,6 +198,12 @@ func TestEndgameInSchedule(t *testing.T) {
 				if s.signals.deepWon {
 					deepWon++
 				}
+				if s.signals.deepLateWon {
+					// Resumes before and after deepLate must run them
+					// as the uninterrupted search did.
+					deepLateWon++
+					resumeAtRandom(t, k, l, tc.sched, res, rng, 4)
+				}
 				cut += s.signals.endgameCut
 				if s.end != nil && res.Stats.Nodes > 1 && k%10 == 0 {
 					resumeAtRandom(t, k, l, tc.sched, res, rng, 2)
@@ -202,8 +213,8 @@ func TestEndgameInSchedule(t *testing.T) {
 			// Cuts are rare here (small levels are decided before their
 			// passes reach the table's depth in a dead state);
 			// TestEndgameCutsInExactPass counts them.
-			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d; decided after the exact pass's first run: %d; deep table built: %d, its beam won: %d",
-				won, cut, resumed, runs, deep, deepWon)
+			t.Logf("wins finished by the table: %d; states cut: %d; resumes: %d; decided after the exact pass's first run: %d; deep table built: %d, its beams won: %d, in the exact pass (deepLate): %d",
+				won, cut, resumed, runs, deep, deepWon, deepLateWon)
 			if won < 20 || resumed < 10 {
 				t.Fatalf("the table fired too seldom: %d wins, %d resumes", won, resumed)
 			}
@@ -212,6 +223,9 @@ func TestEndgameInSchedule(t *testing.T) {
 			}
 			if (tc.sched.retroDeep.nodes > 0) != (deep > 0) {
 				t.Fatalf("the deep table was built on %d levels, deep plan %+v", deep, tc.sched.retroDeep)
+			}
+			if (tc.sched.deepLate > 0) != (deepLateWon > 0) {
+				t.Fatalf("%d levels won by the deep table's beams in the exact pass, deepLate %d", deepLateWon, tc.sched.deepLate)
 			}
 		})
 	}

@@ -74,22 +74,28 @@ var helperBeams = []beamRun{
 // pass (they win deals 243 and 292 there, in 2M nodes each), but the
 // wider ones wait for 32M (lateWide): in sheep/12 they took the rest of
 // a 10-s budget, and the pass never got past 8M nodes (docs/sheep.md,
-// "Runs of the exact pass"). The own search runs beams first; with the
-// table, the exact pass wins deals of the game's layouts that no beam
-// wins (docs/sheep.md, "Endgame table"), so the two cores differ in what
-// they try first, not only in beam settings. The table is built on the
+// "Runs of the exact pass"). Since sheep/15 beams that aim at the deep
+// table run once it is built (helperDeepBeams), since sheep/16 all but
+// the first after 2M nodes of the exact pass. The own search runs beams
+// first; with the table, the exact pass wins deals of the game's layouts
+// that no beam wins (docs/sheep.md, "Endgame table"), so the two cores
+// differ in what they try first, not only in beam settings. The table is built on the
 // helper's own core rather than shared, so that neither search waits for
 // the other.
 var helperSchedule = schedule{first: 1 << 12, beams: helperBeams,
-	retro: helperRetro, retroDeep: helperRetroDeep, deepBeams: helperDeepBeams,
+	retro: helperRetro, retroDeep: helperRetroDeep, deepBeams: helperDeepBeams, deepLate: 1 << 21,
 	tableFirst: true, lateBeams: 1 << 23, lateWide: 1 << 25, exactRuns: 1 << 22}
 
-// helperDeepBeams run with the helper's deep table (schedule.deepBeams),
-// before its exact pass: beams of 1000 that weigh the table's states
-// within reach (beamRun.reach; docs/sheep.md, "Beams that aim at the
-// table"). On the 26 capture-264 deals sheep/14 left unknown at 10 s,
-// with the deep table, the first alone wins 11 (353, 354, 411, 525, 562,
-// 591, 687, 726, 789, 882, 915), the three 17, each in about 2M nodes.
+// helperDeepBeams run with the helper's deep table (schedule.deepBeams):
+// beams of 1000 that weigh the table's states within reach
+// (beamRun.reach; docs/sheep.md, "Beams that aim at the table"). On the
+// 26 capture-264 deals sheep/14 left unknown at 10 s, with the deep
+// table, the first alone wins 11 (353, 354, 411, 525, 562, 591, 687, 726,
+// 789, 882, 915), the three 17, each in about 2M nodes. The first runs
+// before the exact pass, the other two after 2M nodes of it (deepLate,
+// sheep/16): each costs 1.5–3 s of the helper's core, and run before the
+// pass they kept it from deals it wins within 2M nodes (168, 259, 537;
+// docs/sheep.md, "The exact pass between the helper's deep beams").
 var helperDeepBeams = []beamRun{
 	{width: 1000, dig: 10, perParent: 2, reach: 3000},
 	{width: 1000, dig: 10, perParent: 2, reach: 10000},

@@ -66,6 +66,12 @@ type schedule struct {
 	// beam retro.afterBeams again (sheep/15: beams that weigh the table's
 	// states within reach, beamRun.reach).
 	deepBeams []beamRun
+	// deepLate, when set, runs only the first of deepBeams before the
+	// unlimited pass and the others once it has counted this many nodes
+	// (search.deepLeft; sheep/16). Each beam with the deep table costs
+	// 1.5–3 s of the helper's core, and the exact pass wins some deals
+	// within its first 2M nodes that no beam wins.
+	deepLate int64
 	// beams run after the projections of a limited pass 0, before the
 	// restarts (beam.go): each a beam search of its width and evaluation,
 	// until one wins or dies out. Their zero value is sheep/2's: none.
@@ -264,7 +270,16 @@ type search struct {
 	// nextRun the pass node count at which the next one starts.
 	exactRun, nextRun int64
 
-	signals testSignals
+	// deepLeft are the deep table's beams the beam phase left for the
+	// unlimited pass (schedule.deepLate). Checkpoints need nothing for
+	// them: a resumed search knows from the pass and its node count
+	// whether they are still due (solve).
+	deepLeft []beamRun
+
+	// checkRows makes beams check every reach row they build against the
+	// row built afresh (wrongRows); tests set it.
+	checkRows bool
+	signals   testSignals
 }
 
 // testSignals are what the tests read to see a feature fire, in one place
@@ -285,7 +300,9 @@ type testSignals struct {
 	reachCut    int64 // states above it with no state of the table within reach
 	endgameWon  bool  // the win was finished by the endgame table
 	deepRan     bool  // the deep table's retrograde search (retroDeep) ran in the beam phase
-	deepWon     bool  // the beam run again with the deep table won
+	deepWon     bool  // a beam with the deep table won
+	deepLateWon bool  // one of the deep table's beams run in the unlimited pass (deepLate) won
+	rowsWrong   int64 // beam reach rows that differ from the row built afresh (checkRows)
 }
 
 // outcome is how a search ended.
@@ -351,6 +368,12 @@ func (s *search) solve() outcome {
 			return outRetro
 		case retroStopped:
 			return outStopped
+		}
+		// The deep table's beams left for the unlimited pass are still
+		// due unless it got past deepLate (they ran and did not win).
+		if sc := s.sched; sc.retroDeep.nodes > 0 && sc.deepLate > 0 && len(sc.deepBeams) > 1 &&
+			(sc.limit(s.pass) > 0 || s.passNodes <= sc.deepLate) {
+			s.deepLeft = sc.deepBeams[1:]
 		}
 	}
 	for {
@@ -447,6 +470,11 @@ func (s *search) run() outcome {
 		}
 		if s.m.Tick() {
 			return outStopped
+		}
+		if len(s.deepLeft) > 0 && limit == 0 && s.passNodes == s.sched.deepLate {
+			if out, ended := s.endBeams(s.deepLatePhase()); ended {
+				return out
+			}
 		}
 		if s.deferred != 0 && limit == 0 && (s.passNodes == s.sched.lateBeams || s.sched.lateWide > 0 && s.passNodes == s.sched.lateWide) {
 			if out, ended := s.endBeams(s.lateBeamPhase()); ended {
