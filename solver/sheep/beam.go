@@ -431,17 +431,14 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 			nextRows = slices.Grow(nextRows[:0], len(kids))[:len(kids)]
 			nextHeld = nextHeld[:0]
 			for i, kd := range kids {
-				src := &rows[kd.parent]
-				if lo, hi := e.reach.changed(src, kd.tile); lo >= hi {
-					nextRows[i] = reachRow{bits: src.bits, lo: src.lo, hi: src.hi}
-					h := held[kd.parent]
-					h.refs++
-					nextHeld = append(nextHeld, h)
-					continue
+				src, h := &rows[kd.parent], held[kd.parent]
+				if lo, hi := e.reach.changed(src, kd.tile); lo < hi {
+					h = takeWords(&free, e.reach.words)
+					nextRows[i].own = h.w
+				} else {
+					h.refs++ // click shares src's words
 				}
-				h := takeWords(&free, e.reach.words)
-				nextRows[i].own = h.w
-				e.reach.click(&nextRows[i], src, kd.tile, false)
+				e.reach.click(&nextRows[i], src, kd.tile, true)
 				nextHeld = append(nextHeld, h)
 			}
 			for _, h := range held {
