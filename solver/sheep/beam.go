@@ -324,7 +324,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 	var arena []int32
 	var scratch []move
 	var kids []beamNode
-	seen := map[uint64]struct{}{}
+	var seen hashSet
 	// With an endgame table, rows[i] is the set of W_J states within
 	// reach of cur[i] (reach); a child with none is dead.
 	e := s.end
@@ -341,9 +341,10 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 	}
 	for len(cur) > 0 {
 		kids = kids[:0]
-		clear(seen)
+		seen.clear()
 		for pi, b := range cur {
 			arena, scratch = b.genMoves(arena[:0], scratch, 0, nil)
+			dug := b.dugOut()
 			within := 0 // the endgame states within reach of b, for br.reach
 			if rows != nil && br.reach > 0 {
 				within = rootWithin
@@ -363,10 +364,9 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 				// 64-bit hash: a collision only drops a candidate,
 				// which the beam may do anyway.
 				h := b.hash ^ b.zob[mv]
-				if _, dup := seen[h]; dup {
+				if !seen.add(h) {
 					continue
 				}
-				seen[h] = struct{}{}
 				b.apply(mv)
 				if b.left == 0 && b.traySize == 0 {
 					line = beamLine(lineage, int32(pi), mv)
@@ -390,7 +390,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					continue
 				}
 				if b.l.slots-b.traySize < 3 || b.tripleWithin() {
-					score := b.beamEval(br.dig)
+					score := b.beamEval(br.dig, dug+int64(l.beneath[mv]))
 					if br.noise > 0 {
 						score += int64(mix64(h^(0x9E3779B97F4A7C15*(br.seed+1))) % uint64(br.noise))
 					}
@@ -407,9 +407,8 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		// A layer that fits is kept whole, in the order it was
 		// generated (capKids would keep it whole too).
 		if len(kids) > width {
-			sortKids(kids)
 			var dropped int
-			kids, dropped = capKids(kids, width, br.perParent)
+			kids, dropped = bestKids(kids, width, br.perParent)
 			s.signals.capped += int64(dropped)
 		}
 		next := make([]*board, 0, len(kids))
@@ -505,19 +504,114 @@ func takeWords(free *[]*rowWords, words int) *rowWords {
 	return &rowWords{w: make([]uint64, words), refs: 1}
 }
 
-// sortKids sorts a layer's children best first: score descending, ties
+// sortKids sorts a layer's children best first (kidOrder).
+func sortKids(kids []beamNode) { slices.SortFunc(kids, kidOrder) }
+
+// kidOrder orders a layer's children best first: score descending, ties
 // by hash (halved to fit an int), so the order is a function of the
 // states, not of the sort.
-func sortKids(kids []beamNode) {
-	slices.SortFunc(kids, func(x, y beamNode) int {
-		switch {
-		case x.score > y.score:
-			return -1
-		case x.score < y.score:
-			return 1
+func kidOrder(x, y beamNode) int {
+	switch {
+	case x.score > y.score:
+		return -1
+	case x.score < y.score:
+		return 1
+	}
+	return int(x.hash>>1) - int(y.hash>>1)
+}
+
+// bestKids is capKids of kids sorted by sortKids, sorting only as far as
+// the walk goes: capKids keeps width children from the first few
+// thousand of a layer of some 30,000, and sorting the whole layer was a
+// sixth of the helper's time on the hard capture-264 deals. It moves the
+// best 4×width children to the front (selectKids), sorts them, and sorts
+// the rest too only when the walk would go past them (a cap that drops
+// most children). The children kept, their order and the count dropped
+// are capKids' own (TestBestKids).
+func bestKids(kids []beamNode, width, perParent int) (kept []beamNode, dropped int) {
+	front := len(kids)
+	if perParent > 0 {
+		front = min(front, 4*width)
+	} else {
+		front = min(front, width)
+	}
+	selectKids(kids, front)
+	sortKids(kids[:front])
+	if front < len(kids) && capWalk(kids[:front], width, perParent) < width {
+		sortKids(kids[front:]) // all of them rank below kids[:front]
+	}
+	return capKids(kids, width, perParent)
+}
+
+// capWalk is the number of children capKids would keep from kids.
+func capWalk(kids []beamNode, width, perParent int) int {
+	n := 0
+	for _, k := range kids {
+		n = max(n, int(k.parent)+1)
+	}
+	per := make([]int32, n)
+	kept := 0
+	for _, k := range kids {
+		if kept == width {
+			break
 		}
-		return int(x.hash>>1) - int(y.hash>>1)
-	})
+		if int(per[k.parent]) < perParent {
+			per[k.parent]++
+			kept++
+		}
+	}
+	return kept
+}
+
+// selectKids reorders kids so that kids[:k] are the k first of them in
+// kidOrder (in no particular order): Hoare's selection, each round
+// partitioning around the median of three and going on in the part that
+// holds position k, sorting once a part is small or after too many rounds
+// (so a bad run of pivots costs a sort, never quadratic time).
+func selectKids(kids []beamNode, k int) {
+	lo, hi := 0, len(kids)
+	if k <= 0 || k >= hi {
+		return
+	}
+	for round := 0; hi-lo > 32 && round < 64; round++ {
+		pivot := median3(kids[lo], kids[lo+(hi-lo)/2], kids[hi-1])
+		i, j := lo, hi-1
+		for i <= j {
+			for kidOrder(kids[i], pivot) < 0 {
+				i++
+			}
+			for kidOrder(kids[j], pivot) > 0 {
+				j--
+			}
+			if i <= j {
+				kids[i], kids[j] = kids[j], kids[i]
+				i++
+				j--
+			}
+		}
+		// kids[lo:j+1] rank no later than pivot, kids[i:hi] no earlier,
+		// and those between equal it.
+		switch {
+		case k < j+1:
+			hi = j + 1
+		case k > i:
+			lo = i
+		default:
+			return
+		}
+	}
+	slices.SortFunc(kids[lo:hi], kidOrder)
+}
+
+// median3 is the middle one of a, b and c in kidOrder.
+func median3(a, b, c beamNode) beamNode {
+	switch {
+	case (kidOrder(a, b) < 0) == (kidOrder(b, c) < 0):
+		return b
+	case (kidOrder(b, a) < 0) == (kidOrder(a, c) < 0):
+		return a
+	}
+	return c
 }
 
 // capKids keeps the layer's children from kids, sorted by sortKids. A
@@ -632,8 +726,11 @@ func (b *board) copyFrom(o *board) {
 // tiles whose partners are clickable (cheap to clear). Without the dig
 // term a beam of 500 wins none of L255w deals 0–19 (it dies out after
 // 110–230 clicks); with dig 10, 30, 100 it wins 17, 18, 20 of them.
-func (b *board) beamEval(dig int64) int64 {
-	l := b.l
+//
+// dug is b.dugOut(): the beam counts it once per parent and adds the
+// click's tile (its children differ from it by that tile alone), where
+// counting it for each child was a tenth of a beam's time.
+func (b *board) beamEval(dig, dug int64) int64 {
 	s := -1000 * int64(b.traySize)
 	s += 40 * int64(len(b.clk))
 	for t, c := range b.tray {
@@ -647,12 +744,70 @@ func (b *board) beamEval(dig int64) int64 {
 			s += 100
 		}
 	}
+	return s + dig*dug
+}
+
+// dugOut is the number of tiles that lay transitively beneath each
+// clicked tile, summed over the clicked tiles (beamEval's tiles dug out).
+func (b *board) dugOut() int64 {
 	var dug int64
 	for w, word := range b.removed {
 		for word != 0 {
-			dug += int64(l.beneath[w*64+bits.TrailingZeros64(word)])
+			dug += int64(b.l.beneath[w*64+bits.TrailingZeros64(word)])
 			word &= word - 1
 		}
 	}
-	return s + dig*dug
+	return dug
+}
+
+// hashSet is a set of 64-bit state hashes: a beam's layer asks it once
+// per child whether the state was reached already. Open addressing with
+// linear probing, indexed by the hash's low bits (Zobrist hashes are
+// uniform); 0 marks a free slot, so the hash 0 is kept aside. A map took
+// a tenth of a beam's time.
+type hashSet struct {
+	slots []uint64 // a power of two long, at most half full
+	n     int
+	zero  bool
+}
+
+// add puts h in the set and reports whether it was not in it.
+func (s *hashSet) add(h uint64) bool {
+	if h == 0 {
+		had := s.zero
+		s.zero = true
+		return !had
+	}
+	if 2*(s.n+1) > len(s.slots) {
+		s.grow()
+	}
+	mask := uint64(len(s.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		switch s.slots[i] {
+		case h:
+			return false
+		case 0:
+			s.slots[i] = h
+			s.n++
+			return true
+		}
+	}
+}
+
+// grow doubles the slots (1,024 at first) and puts the hashes back.
+func (s *hashSet) grow() {
+	old := s.slots
+	s.slots = make([]uint64, max(1024, 2*len(old)))
+	s.n = 0
+	for _, h := range old {
+		if h != 0 {
+			s.add(h)
+		}
+	}
+}
+
+// clear empties the set, keeping its slots.
+func (s *hashSet) clear() {
+	clear(s.slots)
+	s.n, s.zero = 0, false
 }

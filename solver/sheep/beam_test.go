@@ -275,6 +275,67 @@ func TestRestartGate(t *testing.T) {
 	}
 }
 
+// TestBestKids: bestKids keeps the same children in the same order, and
+// drops as many, as capKids after a full sortKids, on random layers of
+// up to 40,000 children: scores from few values (long runs of ties,
+// broken by hash) or many, few parents or many, caps that stop the walk
+// early and caps that send it past the selected front.
+func TestBestKids(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 34))
+	past := 0 // layers where the walk went past the front
+	for round := range 400 {
+		n := rng.IntN(40000) + 1
+		if round%4 == 0 {
+			n = rng.IntN(200) + 1
+		}
+		parents := rng.IntN(2000) + 1
+		scores := int64(rng.IntN(3) * 1000)
+		kids := make([]beamNode, n)
+		for k := range kids {
+			score := rng.Int64N(1 << 40)
+			if scores > 0 {
+				score = rng.Int64N(scores) + 1
+			}
+			kids[k] = beamNode{parent: int32(rng.IntN(parents)), tile: int32(k), score: score, hash: rng.Uint64() | 1}
+		}
+		width, perParent := rng.IntN(2000)+1, rng.IntN(4)
+		want := slices.Clone(kids)
+		sortKids(want)
+		if perParent > 0 && min(len(want), 4*width) < len(want) && capWalk(want[:4*width], width, perParent) < width {
+			past++
+		}
+		want, wantDropped := capKids(want, width, perParent)
+		got, dropped := bestKids(kids, width, perParent)
+		if !slices.Equal(got, want) || dropped != wantDropped {
+			t.Fatalf("round %d (%d kids, %d parents, width %d, cap %d): bestKids kept %d dropped %d, capKids %d dropped %d",
+				round, n, parents, width, perParent, len(got), dropped, len(want), wantDropped)
+		}
+	}
+	if past == 0 {
+		t.Fatal("no layer sent the walk past the front: that branch went untested")
+	}
+}
+
+// TestHashSet: hashSet.add agrees with a map, 0 included, across growth
+// and clear.
+func TestHashSet(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 4))
+	var s hashSet
+	for range 5 {
+		s.clear()
+		m := map[uint64]bool{}
+		for range 20000 {
+			h := rng.Uint64N(30000) // repeats, and 0
+			if got, want := s.add(h), !m[h]; got != want {
+				t.Fatalf("add(%d) = %v, want %v", h, got, want)
+			}
+			m[h] = true
+		}
+	}
+}
+
 // TestCapKids: sortKids orders a layer best first (ties by hash), and
 // capKids keeps a layer that fits whole, else at most perParent children
 // of a parent, stopping at width, and with perParent 0 takes the first
