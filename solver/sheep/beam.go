@@ -394,22 +394,43 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					if br.noise > 0 {
 						score += int64(mix64(h^(0x9E3779B97F4A7C15*(br.seed+1))) % uint64(br.noise))
 					}
-					n := 0
 					if within > 0 {
-						n = e.reach.kept(&rows[pi], mv, within)
-						score += reachScore(br.reach, n)
+						// A bound: the count is made only for the
+						// children that may be kept (countKids).
+						score += reachScore(br.reach, within)
 					}
-					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: score, hash: h, within: n})
+					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: score, hash: h})
 				}
 				b.undo(mv)
+			}
+		}
+		// A child's count of the table's states within reach (beamRun.reach)
+		// costs a pass over the words of its parent's row that its click
+		// changes; a child is scored with its parent's count (an upper
+		// bound) until count makes it exact.
+		var count func([]beamNode)
+		if rows != nil && br.reach > 0 {
+			count = func(ks []beamNode) {
+				for i := range ks {
+					if k := &ks[i]; k.within == 0 {
+						up := rootWithin
+						if len(lineage) > 0 {
+							up = lineage[len(lineage)-1][k.parent].within
+						}
+						k.within = e.reach.kept(&rows[k.parent], k.tile, up)
+						k.score += reachScore(br.reach, k.within) - reachScore(br.reach, up)
+					}
+				}
 			}
 		}
 		// A layer that fits is kept whole, in the order it was
 		// generated (capKids would keep it whole too).
 		if len(kids) > width {
 			var dropped int
-			kids, dropped = bestKids(kids, width, br.perParent)
+			kids, dropped = bestKids(kids, width, br.perParent, count)
 			s.signals.capped += int64(dropped)
+		} else if count != nil {
+			count(kids)
 		}
 		next := make([]*board, 0, len(kids))
 		for _, kd := range kids {
@@ -528,16 +549,45 @@ func kidOrder(x, y beamNode) int {
 // the rest too only when the walk would go past them (a cap that drops
 // most children). The children kept, their order and the count dropped
 // are capKids' own (TestBestKids).
-func bestKids(kids []beamNode, width, perParent int) (kept []beamNode, dropped int) {
+//
+// With count, a child's score may be an upper bound until count makes it
+// exact (a beam that weighs the table's states within reach: the count
+// costs more than the rest of a child's score). bestKids counts the
+// best front children by their bounds; the worst of them, exact, is the
+// least score a child of the front can have, and every other child whose
+// bound reaches it is counted too. A child left uncounted has a bound
+// below it, so an exact score below it: the front is that of the exact
+// scores, and so is everything kept (TestBestKidsCounted).
+func bestKids(kids []beamNode, width, perParent int, count func([]beamNode)) (kept []beamNode, dropped int) {
 	front := len(kids)
 	if perParent > 0 {
 		front = min(front, 4*width)
 	} else {
 		front = min(front, width)
 	}
+	if count != nil {
+		selectKids(kids, front)
+		count(kids[:front])
+		if front < len(kids) {
+			worst := kids[0]
+			for _, k := range kids[1:front] {
+				if kidOrder(k, worst) > 0 {
+					worst = k
+				}
+			}
+			for i := front; i < len(kids); i++ {
+				if kids[i].score >= worst.score {
+					count(kids[i : i+1])
+				}
+			}
+		}
+	}
 	selectKids(kids, front)
 	sortKids(kids[:front])
 	if front < len(kids) && capWalk(kids[:front], width, perParent) < width {
+		if count != nil {
+			count(kids[front:])
+		}
 		sortKids(kids[front:]) // all of them rank below kids[:front]
 	}
 	return capKids(kids, width, perParent)

@@ -306,7 +306,7 @@ func TestBestKids(t *testing.T) {
 			past++
 		}
 		want, wantDropped := capKids(want, width, perParent)
-		got, dropped := bestKids(kids, width, perParent)
+		got, dropped := bestKids(kids, width, perParent, nil)
 		if !slices.Equal(got, want) || dropped != wantDropped {
 			t.Fatalf("round %d (%d kids, %d parents, width %d, cap %d): bestKids kept %d dropped %d, capKids %d dropped %d",
 				round, n, parents, width, perParent, len(got), dropped, len(want), wantDropped)
@@ -314,6 +314,54 @@ func TestBestKids(t *testing.T) {
 	}
 	if past == 0 {
 		t.Fatal("no layer sent the walk past the front: that branch went untested")
+	}
+}
+
+// TestBestKidsCounted: with scores that are upper bounds until counted
+// (a beam that weighs the endgame states within reach), bestKids keeps
+// the same children, with the same exact scores and counts, as it does
+// from exact scores, and counts fewer children than the layer holds.
+func TestBestKidsCounted(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(8, 34))
+	counted, all := 0, 0
+	for round := range 300 {
+		n := rng.IntN(30000) + 1
+		if round%4 == 0 {
+			n = rng.IntN(200) + 1
+		}
+		parents := rng.IntN(2000) + 1
+		exact := make([]beamNode, n)
+		bound := make([]beamNode, n)
+		for k := range exact {
+			score := rng.Int64N(1 << 20)
+			exact[k] = beamNode{parent: int32(rng.IntN(parents)), tile: int32(k), score: score, hash: rng.Uint64() | 1, within: rng.IntN(100) + 1}
+			bound[k] = exact[k]
+			bound[k].within = 0
+			if rng.IntN(4) > 0 {
+				bound[k].score += rng.Int64N(1 << 16)
+			}
+		}
+		count := func(ks []beamNode) {
+			for i := range ks {
+				if ks[i].within == 0 {
+					ks[i] = exact[ks[i].tile]
+					counted++
+				}
+			}
+		}
+		all += n
+		width, perParent := rng.IntN(2000)+1, rng.IntN(4)
+		want, wantDropped := bestKids(slices.Clone(exact), width, perParent, nil)
+		got, dropped := bestKids(bound, width, perParent, count)
+		if !slices.Equal(got, want) || dropped != wantDropped {
+			t.Fatalf("round %d (%d kids, width %d, cap %d): kept %d dropped %d, from exact scores %d dropped %d",
+				round, n, width, perParent, len(got), dropped, len(want), wantDropped)
+		}
+	}
+	t.Logf("counted %d of %d children", counted, all)
+	if counted >= all {
+		t.Fatalf("counted all %d children", all)
 	}
 }
 
