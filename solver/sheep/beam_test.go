@@ -330,16 +330,24 @@ func TestBestKidsCounted(t *testing.T) {
 		if round%4 == 0 {
 			n = rng.IntN(200) + 1
 		}
+		width, perParent := rng.IntN(2000)+1, rng.IntN(4)
 		parents := rng.IntN(2000) + 1
+		if round%2 == 1 {
+			// Parents enough for width children, barely: the walk goes
+			// deep into the front, where a child wrongly left uncounted
+			// would take a place.
+			parents = max(1, width/max(1, perParent)+rng.IntN(width/4+1))
+		}
 		exact := make([]beamNode, n)
 		bound := make([]beamNode, n)
+		spread := int64(1) << (8 + rng.IntN(14)) // scores dense or sparse against the bounds' slack
 		for k := range exact {
-			score := rng.Int64N(1 << 20)
+			score := rng.Int64N(spread)
 			exact[k] = beamNode{parent: int32(rng.IntN(parents)), tile: int32(k), score: score, hash: rng.Uint64() | 1, within: rng.IntN(100) + 1}
 			bound[k] = exact[k]
 			bound[k].within = 0
 			if rng.IntN(4) > 0 {
-				bound[k].score += rng.Int64N(1 << 16)
+				bound[k].score += rng.Int64N(1 << 12)
 			}
 		}
 		count := func(ks []beamNode) {
@@ -351,7 +359,6 @@ func TestBestKidsCounted(t *testing.T) {
 			}
 		}
 		all += n
-		width, perParent := rng.IntN(2000)+1, rng.IntN(4)
 		want, wantDropped := bestKids(slices.Clone(exact), width, perParent, nil)
 		got, dropped := bestKids(bound, width, perParent, count)
 		if !slices.Equal(got, want) || dropped != wantDropped {
