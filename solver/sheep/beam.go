@@ -396,7 +396,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					}
 					if within > 0 {
 						// A bound: the count is made only for the
-						// children that may be kept (countKids).
+						// children that may be kept (count, below).
 						score += reachScore(br.reach, within)
 					}
 					kids = append(kids, beamNode{parent: int32(pi), tile: mv, score: score, hash: h})
@@ -544,7 +544,7 @@ func kidOrder(x, y beamNode) int {
 // bestKids is capKids of kids sorted by sortKids, sorting only as far as
 // the walk goes: capKids keeps width children from the first few
 // thousand of a layer of some 30,000, and sorting the whole layer was a
-// sixth of the helper's time on the hard capture-264 deals. It moves the
+// sixth of both cores' time on the hard capture-264 deals. It moves the
 // best 4×width children to the front (selectKids), sorts them, and sorts
 // the rest too only when the walk would go past them (a cap that drops
 // most children). The children kept, their order and the count dropped
