@@ -584,33 +584,18 @@ func bestKids(kids []beamNode, width, perParent int, count func([]beamNode)) (ke
 	}
 	selectKids(kids, front)
 	sortKids(kids[:front])
-	if front < len(kids) && capWalk(kids[:front], width, perParent) < width {
+	if front < len(kids) {
+		// The walk within the front, on a copy (capKids keeps children
+		// in place): when it keeps width, the rest is never reached.
+		if kept, dropped := capKids(slices.Clone(kids[:front]), width, perParent); len(kept) == width {
+			return kids[:copy(kids, kept)], dropped
+		}
 		if count != nil {
 			count(kids[front:])
 		}
 		sortKids(kids[front:]) // all of them rank below kids[:front]
 	}
 	return capKids(kids, width, perParent)
-}
-
-// capWalk is the number of children capKids would keep from kids.
-func capWalk(kids []beamNode, width, perParent int) int {
-	n := 0
-	for _, k := range kids {
-		n = max(n, int(k.parent)+1)
-	}
-	per := make([]int32, n)
-	kept := 0
-	for _, k := range kids {
-		if kept == width {
-			break
-		}
-		if int(per[k.parent]) < perParent {
-			per[k.parent]++
-			kept++
-		}
-	}
-	return kept
 }
 
 // selectKids reorders kids so that kids[:k] are the k first of them in

@@ -302,8 +302,10 @@ func TestBestKids(t *testing.T) {
 		width, perParent := rng.IntN(2000)+1, rng.IntN(4)
 		want := slices.Clone(kids)
 		sortKids(want)
-		if perParent > 0 && min(len(want), 4*width) < len(want) && capWalk(want[:4*width], width, perParent) < width {
-			past++
+		if perParent > 0 && 4*width < len(want) {
+			if kept, _ := capKids(slices.Clone(want[:4*width]), width, perParent); len(kept) < width {
+				past++
+			}
 		}
 		want, wantDropped := capKids(want, width, perParent)
 		got, dropped := bestKids(kids, width, perParent, nil)
