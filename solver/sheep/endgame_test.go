@@ -2,6 +2,7 @@ package sheep
 
 import (
 	"context"
+	"math/bits"
 	"math/rand/v2"
 	"testing"
 
@@ -282,5 +283,100 @@ func TestEndgameCutsInExactPass(t *testing.T) {
 	t.Logf("wins finished by the table: %d; exhausted: %d; states cut: %d at its depth, %d above it (reach)", won, exhausted, cut, reachCut)
 	if won < 100 || exhausted < 10 || cut < 5 || reachCut < 20 {
 		t.Fatalf("the table fired too seldom: %d wins, %d exhausted, %d cuts, %d reach cuts", won, exhausted, cut, reachCut)
+	}
+}
+
+// TestReachRowOps checks reach's click, kept and alive against plain
+// bitset arithmetic on random rows: sparse and dense, with tiles on the
+// board of no state, of states in the row's middle only, or of all of
+// its first or last words, and rows whose words are reused from an older,
+// longer row (click leaves words outside the new row as they were).
+func TestReachRowOps(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(34, 7))
+	for round := range 3000 {
+		words, tiles := 1+rng.IntN(40), 1+rng.IntN(12)
+		r := &reach{words: words, has: make([]uint64, tiles*words), span: make([][2]int32, tiles)}
+		for tl := range tiles {
+			lo, hi := 0, 0
+			if rng.IntN(5) > 0 { // else on the board of no state
+				lo = rng.IntN(words)
+				hi = lo + 1 + rng.IntN(words-lo)
+			}
+			has := r.has[tl*words : (tl+1)*words]
+			for k := lo; k < hi; k++ {
+				switch rng.IntN(4) {
+				case 0:
+					has[k] = ^uint64(0)
+				case 1:
+				default:
+					has[k] = rng.Uint64() & rng.Uint64()
+				}
+			}
+			a, z := 0, words
+			for a < z && has[a] == 0 {
+				a++
+			}
+			for z > a && has[z-1] == 0 {
+				z--
+			}
+			r.span[tl] = [2]int32{int32(a), int32(z)}
+		}
+		// A random row, trimmed as rows are.
+		var src reachRow
+		src.own = make([]uint64, words)
+		for k := range src.own {
+			if rng.IntN(3) > 0 {
+				src.own[k] = rng.Uint64()
+			}
+		}
+		src.own[rng.IntN(words)] |= 1 << rng.IntN(64) // rows are never empty
+		src.bits, src.lo, src.hi = src.own, 0, words
+		for src.lo < src.hi && src.bits[src.lo] == 0 {
+			src.lo++
+		}
+		for src.hi > src.lo && src.bits[src.hi-1] == 0 {
+			src.hi--
+		}
+		n := src.size()
+		for tl := range tiles {
+			want := make([]uint64, words)
+			for k := src.lo; k < src.hi; k++ {
+				want[k] = src.bits[k] &^ r.has[tl*words+k]
+			}
+			wantN := 0
+			for _, w := range want {
+				wantN += bits.OnesCount64(w)
+			}
+			// dst's own words hold garbage, as a reused row's do.
+			dst := reachRow{own: make([]uint64, words+rng.IntN(3))}
+			for k := range dst.own {
+				dst.own[k] = rng.Uint64()
+			}
+			share := rng.IntN(2) == 0
+			alive := r.click(&dst, &src, int32(tl), share)
+			if alive != (wantN > 0) || r.alive(&src, int32(tl)) != (wantN > 0) {
+				t.Fatalf("round %d tile %d: click says %v, alive %v, want %v", round, tl, alive, r.alive(&src, int32(tl)), wantN > 0)
+			}
+			if got := r.kept(&src, int32(tl), n); got != wantN {
+				t.Fatalf("round %d tile %d: kept %d, want %d", round, tl, got, wantN)
+			}
+			if dst.size() != wantN {
+				t.Fatalf("round %d tile %d: row holds %d, want %d", round, tl, dst.size(), wantN)
+			}
+			if wantN > 0 && (dst.bits[dst.lo] == 0 || dst.bits[dst.hi-1] == 0) {
+				t.Fatalf("round %d tile %d: row [%d, %d) not trimmed", round, tl, dst.lo, dst.hi)
+			}
+			for k := dst.lo; k < dst.hi; k++ {
+				if dst.bits[k] != want[k] {
+					t.Fatalf("round %d tile %d: word %d is %x, want %x", round, tl, k, dst.bits[k], want[k])
+				}
+			}
+			for k := range want {
+				if (k < dst.lo || k >= dst.hi) && want[k] != 0 {
+					t.Fatalf("round %d tile %d: word %d (%x) outside the row [%d, %d)", round, tl, k, want[k], dst.lo, dst.hi)
+				}
+			}
+		}
 	}
 }

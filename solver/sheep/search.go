@@ -515,11 +515,6 @@ func (s *search) step(mv int32) bool {
 		s.retract()
 		return false
 	}
-	if e := s.end; e != nil && !s.sched.noReach && b.left > e.depth() && !e.within(b, mv) {
-		s.signals.reachCut++
-		s.retract()
-		return false
-	}
 	if b.l.slots-b.traySize == 1 && s.sleeping() && !s.completable() {
 		s.signals.noMove++
 		s.retract()
@@ -534,6 +529,15 @@ func (s *search) step(mv int32) bool {
 	// expansion, cheaper than the bound; it pays from three on.
 	if b.l.slots-b.traySize >= 3 && s.pressure() && !b.tripleWithin() {
 		s.signals.pressured++
+		s.retract()
+		return false
+	}
+	// The cut above the endgame table comes last: building the state's
+	// row of states within reach is the costliest test with a deep table
+	// (a pass over up to tens of KB), and a state the table or the bound
+	// calls dead does not need it.
+	if e := s.end; e != nil && !s.sched.noReach && b.left > e.depth() && !e.within(b, mv) {
+		s.signals.reachCut++
 		s.retract()
 		return false
 	}
