@@ -110,7 +110,9 @@ func benchDeals() int {
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
 // budget instead), with sheep/16, with sheep/16 on two cores (sheep16x2:
 // Solve's portfolio; under a node budget it is sheep/16, which on one core
-// is sheep/15), with sheep/15 on two cores (sheep15Helper: all the deep
+// is sheep/15), with that portfolio's helper alone on one core
+// (sheep16helper: its schedule's own time and nodes, which the portfolio
+// hides), with sheep/15 on two cores (sheep15Helper: all the deep
 // table's beams before the helper's exact pass), with sheep/14
 // and sheep/14 on two cores (sheep14ScheduleFor, sheep14Helper: no beams
 // that weigh the endgame states within reach), with sheep/13
@@ -156,6 +158,7 @@ func BenchmarkDeals(b *testing.B) {
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
 		}{{"sheep16", scheduleFor, nil}, {"sheep16x2", scheduleFor, &helperSchedule},
+			{"sheep16helper", func(*Level) schedule { return helperSchedule }, nil},
 			{"sheep15x2", scheduleFor, &sheep15Helper},
 			{"sheep14", sheep14ScheduleFor, nil}, {"sheep14x2", sheep14ScheduleFor, &sheep14Helper},
 			{"sheep13x2", sheep14ScheduleFor, &sheep13Helper}, {"sheep12x2", sheep14ScheduleFor, &sheep12Helper},
