@@ -159,17 +159,28 @@ func newReach(l *Level, wj *deadTable) *reach {
 		}
 	}
 	for t := range n {
-		has := r.has[t*r.words : (t+1)*r.words]
-		lo, hi := 0, len(has)
-		for lo < hi && has[lo] == 0 {
-			lo++
-		}
-		for hi > lo && has[hi-1] == 0 {
-			hi--
-		}
+		lo, hi := trim(r.has[t*r.words:(t+1)*r.words], 0, r.words)
 		r.span[t] = [2]int32{int32(lo), int32(hi)}
 	}
 	return r
+}
+
+// trim narrows [lo, hi) to the words of w from its first to its last
+// word that is not zero (lo = hi: all are zero).
+func trim(w []uint64, lo, hi int) (int, int) {
+	for lo < hi && w[lo] == 0 {
+		lo++
+	}
+	for hi > lo && w[hi-1] == 0 {
+		hi--
+	}
+	return lo, hi
+}
+
+// tileWords are words [lo, hi) of tile t's bitset: the W_J states among
+// them with t still on the board.
+func (r *reach) tileWords(t int32, lo, hi int) []uint64 {
+	return r.has[int(t)*r.words+lo : int(t)*r.words+hi]
 }
 
 // reachOrder is the order of W_J's states in reach's bitsets: by the
@@ -252,8 +263,8 @@ func (r *reach) alive(src *reachRow, t int32) bool {
 	if lo >= hi || lo > src.lo || hi < src.hi {
 		return true
 	}
-	s, has := src.bits[lo:hi], r.has[int(t)*r.words+lo:int(t)*r.words+hi]
-	has = has[:len(s)]
+	s, has := src.bits[lo:hi], r.tileWords(t, lo, hi)
+	has = has[:len(s)] // no bounds checks below
 	for k, w := range s {
 		if w&^has[k] != 0 {
 			return true
@@ -283,23 +294,16 @@ func (r *reach) click(dst, src *reachRow, t int32, share bool) bool {
 	// fields took 46 % of the helper's time on a hard P20 deal.
 	if lo < hi { // src.lo ≤ lo < hi ≤ src.hi
 		copy(own[src.lo:lo], src.bits[src.lo:lo])
-		d, s := own[lo:hi], src.bits[lo:hi]
-		has := r.has[int(t)*r.words+lo : int(t)*r.words+hi]
-		s, has = s[:len(d)], has[:len(d)]
-		for k := range d {
-			d[k] = s[k] &^ has[k]
+		s, has, d := src.bits[lo:hi], r.tileWords(t, lo, hi), own[lo:hi]
+		has, d = has[:len(s)], d[:len(s)] // no bounds checks below
+		for k, w := range s {
+			d[k] = w &^ has[k]
 		}
 		copy(own[hi:src.hi], src.bits[hi:src.hi])
 	} else {
 		copy(own[src.lo:src.hi], src.bits[src.lo:src.hi])
 	}
-	a, z := src.lo, src.hi
-	for a < z && own[a] == 0 {
-		a++
-	}
-	for z > a && own[z-1] == 0 {
-		z--
-	}
+	a, z := trim(own, src.lo, src.hi)
 	dst.own, dst.bits, dst.lo, dst.hi = own, own, a, z
 	return a < z
 }
@@ -322,8 +326,8 @@ func (r *reach) kept(src *reachRow, t int32, n int) int {
 	if lo >= hi {
 		return n
 	}
-	s, has := src.bits[lo:hi], r.has[int(t)*r.words+lo:int(t)*r.words+hi]
-	has = has[:len(s)]
+	s, has := src.bits[lo:hi], r.tileWords(t, lo, hi)
+	has = has[:len(s)] // no bounds checks below
 	for k, w := range s {
 		n -= bits.OnesCount64(w & has[k])
 	}

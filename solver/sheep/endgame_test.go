@@ -313,13 +313,7 @@ func TestReachRowOps(t *testing.T) {
 					has[k] = rng.Uint64() & rng.Uint64()
 				}
 			}
-			a, z := 0, words
-			for a < z && has[a] == 0 {
-				a++
-			}
-			for z > a && has[z-1] == 0 {
-				z--
-			}
+			a, z := trim(has, 0, words)
 			r.span[tl] = [2]int32{int32(a), int32(z)}
 		}
 		// A random row, trimmed as rows are.
@@ -331,13 +325,8 @@ func TestReachRowOps(t *testing.T) {
 			}
 		}
 		src.own[rng.IntN(words)] |= 1 << rng.IntN(64) // rows are never empty
-		src.bits, src.lo, src.hi = src.own, 0, words
-		for src.lo < src.hi && src.bits[src.lo] == 0 {
-			src.lo++
-		}
-		for src.hi > src.lo && src.bits[src.hi-1] == 0 {
-			src.hi--
-		}
+		src.bits = src.own
+		src.lo, src.hi = trim(src.own, 0, words)
 		n := src.size()
 		for tl := range tiles {
 			want := make([]uint64, words)
