@@ -368,11 +368,10 @@ func (s *search) pushFrame() {
 // small and stay in the cache. A table that grows before the probes
 // only makes the loads useless.
 func (s *search) touchChildren(moves []int32) {
-	t, b := s.dead, s.b
-	mask := uint64(len(t.slots) - 1)
+	b := s.b
 	var sum uint64
 	for _, mv := range moves {
-		sum ^= t.slots[(b.hash^b.zob[mv])&mask]
+		sum ^= s.dead.home(b.hash ^ b.zob[mv])
 	}
 	// Kept, so that the compiler keeps the loads.
 	s.touched ^= sum

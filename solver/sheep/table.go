@@ -67,6 +67,10 @@ func (t *deadTable) contains(h uint64, key []uint64) bool {
 	}
 }
 
+// home is the word of the slot where a probe for hash h starts (contains):
+// search.touchChildren loads it ahead of the probe.
+func (t *deadTable) home(h uint64) uint64 { return t.slots[h&uint64(len(t.slots)-1)] }
+
 // slot is the slot word of entry e with hash h.
 func slot(h uint64, e int) uint64 { return h>>32<<32 | uint64(e+1) }
 
