@@ -1,6 +1,7 @@
 package devstack
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"net"
@@ -11,6 +12,13 @@ import (
 
 // loopback is the only address the servers listen on.
 const loopback = "127.0.0.1"
+
+// FreePort picks a free TCP port on the loopback address for a server a
+// test starts itself (pgbouncer, a Sentinel), as freePort does for ours.
+// Another process may take it before the server binds it: the caller
+// retries on another port when the server reports "address already in
+// use".
+func FreePort() (int, error) { return freePort() }
 
 // freePort picks a free TCP port on the loopback address below the
 // kernel's range of ephemeral ports, trying random ones, and asks the
@@ -79,6 +87,29 @@ func pickPort(port int) (int, error) {
 		return 0, err
 	}
 	return port, nil
+}
+
+// startAttempts is how many free ports startOnPort tries.
+const startAttempts = 3
+
+// startOnPort runs start on port, or, when port is 0, on a free port,
+// picking another one when start fails with ErrPortInUse: between
+// freePort closing its probe and the server binding the port, a server
+// of another test process may take it (a miniredis start in CI lost it
+// so, with forty test packages picking ports at once).
+func startOnPort(port int, start func(port int) error) error {
+	var err error
+	for range startAttempts {
+		var chosen int
+		if chosen, err = pickPort(port); err != nil {
+			return err
+		}
+		err = start(chosen)
+		if err == nil || port != 0 || !errors.Is(err, ErrPortInUse) {
+			return err
+		}
+	}
+	return err
 }
 
 // hostPort is "127.0.0.1:port".

@@ -138,19 +138,7 @@ func (p *Postgres) start(ctx context.Context, port int) error {
 	if err := waitStaleGone(ctx, p.cfg.Dir, p.cfg.ReadyTimeout); err != nil {
 		return err
 	}
-	const attempts = 3
-	var err error
-	for range attempts {
-		var chosen int
-		if chosen, err = pickPort(port); err != nil {
-			return err
-		}
-		err = p.startOn(ctx, chosen)
-		if err == nil || port != 0 || !isPortInUse(err) {
-			return err
-		}
-	}
-	return err
+	return startOnPort(port, func(port int) error { return p.startOn(ctx, port) })
 }
 
 // startOn starts the server on port and waits for it.

@@ -3,7 +3,6 @@ package devstack
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -87,6 +86,3 @@ func isEmptyDir(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	return err == nil && len(entries) == 0
 }
-
-// isPortInUse reports whether err came from a port someone else holds.
-func isPortInUse(err error) bool { return errors.Is(err, ErrPortInUse) }

@@ -1,8 +1,10 @@
 package devstack
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
+	"syscall"
 
 	"github.com/alicebob/miniredis/v2"
 )
@@ -11,15 +13,18 @@ import (
 // for cfg.Password when set. It lives in our process, so it dies with it and
 // needs no folder.
 func (r *Redis) startMini(port int) error {
-	port, err := pickPort(port)
-	if err != nil {
-		return err
-	}
+	return startOnPort(port, r.startMiniOn)
+}
+
+func (r *Redis) startMiniOn(port int) error {
 	m := miniredis.NewMiniRedis()
 	if r.cfg.Password != "" {
 		m.RequireAuth(r.cfg.Password)
 	}
 	if err := m.StartAddr(hostPort(port)); err != nil {
+		if errors.Is(err, syscall.EADDRINUSE) {
+			return fmt.Errorf("%w: start miniredis on %s: %w", ErrPortInUse, hostPort(port), err)
+		}
 		return fmt.Errorf("devstack: start miniredis on %s: %w", hostPort(port), err)
 	}
 	r.mu.Lock()

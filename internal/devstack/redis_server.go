@@ -3,7 +3,6 @@ package devstack
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -19,19 +18,7 @@ const sigterm = syscall.SIGTERM
 // start runs redis-server on port (0 = a free one, retried when another
 // process grabs it first) and waits until it answers PING.
 func (r *Redis) start(ctx context.Context, port int) error {
-	const attempts = 3
-	var err error
-	for range attempts {
-		var chosen int
-		if chosen, err = pickPort(port); err != nil {
-			return err
-		}
-		err = r.startOn(ctx, chosen)
-		if err == nil || port != 0 || !errors.Is(err, ErrPortInUse) {
-			return err
-		}
-	}
-	return err
+	return startOnPort(port, func(port int) error { return r.startOn(ctx, port) })
 }
 
 func (r *Redis) startOn(ctx context.Context, port int) error {

@@ -1,6 +1,7 @@
 package envtest
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +17,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/puzzled/puzzled/internal/devstack"
 )
 
 // PgBouncerBinary is where Debian's pgbouncer package installs it.
@@ -46,14 +49,44 @@ func PgBouncer(t testing.TB, databaseURL string, serverConns int) string {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	port, err := freeLoopbackPort()
-	if err != nil {
-		t.Fatal(err)
+	u, err := url.Parse(databaseURL)
+	if err != nil || u.Scheme == "" {
+		t.Fatalf("envtest: pgbouncer needs a postgres:// URL, got %q (%v)", databaseURL, err)
 	}
 	server := fmt.Sprintf("host=%s port=%d dbname=%s user=%s", pc.Host, pc.Port, pc.Database, pc.User)
 	if pc.Password != "" {
 		server += " password=" + pc.Password
 	}
+	// Another process may take the port between its pick and pgbouncer's
+	// bind; pgbouncer then exits saying so, and another port is tried.
+	for range 3 {
+		port, err := devstack.FreePort()
+		if err != nil {
+			t.Fatal(err)
+		}
+		u.Host = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+		u.User = url.User(pc.User) // the pooler does not ask for the password; it holds it
+		pooled := u.String()
+		err = startPgBouncer(t, dir, port, pooled, pc, server, serverConns)
+		if err == nil {
+			return pooled
+		}
+		if !errors.Is(err, errPortTaken) {
+			t.Fatalf("envtest: pgbouncer: %v", err)
+		}
+		t.Logf("envtest: pgbouncer: %v; trying another", err)
+	}
+	t.Fatal("envtest: pgbouncer: three ports taken before it bound them")
+	return ""
+}
+
+// errPortTaken means pgbouncer exited because its port was taken.
+var errPortTaken = errors.New("port taken before pgbouncer bound it")
+
+// startPgBouncer runs pgbouncer in dir on port and waits until pooled
+// answers. The test's cleanup stops it.
+func startPgBouncer(t testing.TB, dir string, port int, pooled string, pc *pgconn.Config, server string, serverConns int) error {
+	t.Helper()
 	ini := fmt.Sprintf(`[databases]
 %s = %s
 [pgbouncer]
@@ -102,18 +135,14 @@ max_client_conn = 1000
 		}
 	})
 
-	u, err := url.Parse(databaseURL)
-	if err != nil || u.Scheme == "" {
-		t.Fatalf("envtest: pgbouncer needs a postgres:// URL, got %q (%v)", databaseURL, err)
-	}
-	u.Host = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
-	u.User = url.User(pc.User) // the pooler does not ask for the password; it holds it
-	pooled := u.String()
 	if err := waitReachable(pooled, exited); err != nil {
 		out, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
-		t.Fatalf("envtest: pgbouncer: %v; its log:\n%s", err, out)
+		if bytes.Contains(out, []byte("Address already in use")) {
+			return fmt.Errorf("port %d: %w", port, errPortTaken)
+		}
+		return fmt.Errorf("%w; its log:\n%s", err, out)
 	}
-	return pooled
+	return nil
 }
 
 // waitReachable polls pooled until a query through it answers.
@@ -123,13 +152,15 @@ func waitReachable(pooled string, exited <-chan struct{}) error {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		err := ping(ctx, pooled)
 		cancel()
-		if err == nil {
-			return nil
-		}
+		// An answer counts only while pgbouncer runs: another server may
+		// hold the port it could not bind.
 		select {
 		case <-exited:
 			return errors.New("it exited at start")
 		default:
+		}
+		if err == nil {
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return fmt.Errorf("not reachable after 30 s: %w", err)
@@ -150,14 +181,4 @@ func unprivileged() (*syscall.Credential, error) {
 		return &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}, nil
 	}
 	return nil, errors.New("envtest: no postgres or nobody user to run pgbouncer as")
-}
-
-// freeLoopbackPort asks the kernel for a free TCP port on 127.0.0.1.
-func freeLoopbackPort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, fmt.Errorf("envtest: free port: %w", err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }

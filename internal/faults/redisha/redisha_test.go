@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,6 +28,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/puzzled/puzzled/api/client"
+	"github.com/puzzled/puzzled/internal/devstack"
 	"github.com/puzzled/puzzled/internal/e2etest"
 	"github.com/puzzled/puzzled/internal/envtest"
 	"github.com/puzzled/puzzled/internal/faults/faultstest"
@@ -163,11 +165,27 @@ type redisProc struct {
 	cmd    *exec.Cmd
 	client *redis.Client // to the test: as the default user, or TLS as the ACL user
 	tls    *tls.Config
+	exited <-chan struct{} // closed when the server has exited
 }
 
 // startRedis runs bin with a configuration file of conf's lines, on a free
 // port: a TLS port when conf names a certificate (the plain port off).
+// Another process may take the port between its pick and the server's
+// bind; the server then exits saying so, and another port is tried.
 func startRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
+	t.Helper()
+	for range 3 {
+		if r := tryStartRedis(t, bin, name, conf...); r != nil {
+			return r
+		}
+	}
+	t.Fatalf("%s: three ports taken before the server bound them", name)
+	return nil
+}
+
+// tryStartRedis is startRedis on one free port; nil when the server
+// exited because the port was taken.
+func tryStartRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
 	t.Helper()
 	dir := t.TempDir()
 	port := freePort(t)
@@ -204,39 +222,63 @@ func startRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
 	if err := r.cmd.Start(); err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	exited := make(chan struct{})
+	go func() { _ = r.cmd.Wait(); close(exited) }()
+	r.exited = exited
+	readLog := func() string {
+		log, _ := os.ReadFile(filepath.Join(dir, "log"))
+		return string(log)
+	}
 	r.client = redis.NewClient(opts)
+	// The server answers, or exits; an answer on the port counts only
+	// while our server still runs (another one may hold the port).
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		err := r.client.Ping(t.Context()).Err()
+		select {
+		case <-exited:
+			r.client.Close()
+			if log := readLog(); strings.Contains(log, "Address already in use") {
+				t.Logf("%s: port %s taken before the server bound it; trying another", name, port)
+				return nil
+			}
+			t.Fatalf("%s exited at start; its log:\n%s", name, readLog())
+		default:
+		}
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			r.kill()
+			t.Fatalf("%s: no answer within 30 s: %v; its log:\n%s", name, err, readLog())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 	t.Cleanup(func() {
 		r.client.Close()
 		r.kill()
 		if t.Failed() {
-			if log, err := os.ReadFile(filepath.Join(dir, "log")); err == nil {
-				t.Logf("%s's log:\n%s", name, log)
-			}
+			t.Logf("%s's log:\n%s", name, readLog())
 		}
-	})
-	waittest.WaitFor(t, 30*time.Second, name+" to answer", func() bool {
-		return r.client.Ping(t.Context()).Err() == nil
 	})
 	return r
 }
 
 // kill ends the server with SIGKILL, as a machine that dies would.
 func (r *redisProc) kill() {
-	if r.cmd.ProcessState == nil {
-		_ = r.cmd.Process.Signal(syscall.SIGKILL)
-		_ = r.cmd.Wait()
-	}
+	_ = r.cmd.Process.Signal(syscall.SIGKILL)
+	<-r.exited
 }
 
+// freePort is a free loopback port below the ephemeral range, where no
+// outgoing connection takes it.
 func freePort(t *testing.T) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := devstack.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
-	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	return port
+	return strconv.Itoa(port)
 }
 
 // tlsFiles writes a CA and a server certificate for 127.0.0.1 signed by
