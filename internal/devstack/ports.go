@@ -13,12 +13,11 @@ import (
 // loopback is the only address the servers listen on.
 const loopback = "127.0.0.1"
 
-// FreePort picks a free TCP port on the loopback address for a server a
-// test starts itself (pgbouncer, a Sentinel), as freePort does for ours.
-// Another process may take it before the server binds it: the caller
-// retries on another port when the server reports "address already in
-// use".
-func FreePort() (int, error) { return freePort() }
+// OnFreePort runs start on a free loopback port below the ephemeral range,
+// for a server a test starts itself (pgbouncer, a Sentinel's Redis), as
+// our own servers start: when start fails with ErrPortInUse (the server
+// said "address already in use"), another port is tried (startOnPort).
+func OnFreePort(start func(port int) error) error { return startOnPort(0, start) }
 
 // freePort picks a free TCP port on the loopback address below the
 // kernel's range of ephemeral ports, trying random ones, and asks the

@@ -59,32 +59,22 @@ func PgBouncer(t testing.TB, databaseURL string, serverConns int) string {
 	}
 	// Another process may take the port between its pick and pgbouncer's
 	// bind; pgbouncer then exits saying so, and another port is tried.
-	for range 3 {
-		port, err := devstack.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
+	var pooled string
+	err = devstack.OnFreePort(func(port int) error {
 		u.Host = net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 		u.User = url.User(pc.User) // the pooler does not ask for the password; it holds it
-		pooled := u.String()
-		err = startPgBouncer(t, dir, port, pooled, pc, server, serverConns)
-		if err == nil {
-			return pooled
-		}
-		if !errors.Is(err, errPortTaken) {
-			t.Fatalf("envtest: pgbouncer: %v", err)
-		}
-		t.Logf("envtest: pgbouncer: %v; trying another", err)
+		pooled = u.String()
+		return startPgBouncer(t, dir, port, pooled, pc, server, serverConns)
+	})
+	if err != nil {
+		t.Fatalf("envtest: pgbouncer: %v", err)
 	}
-	t.Fatal("envtest: pgbouncer: three ports taken before it bound them")
-	return ""
+	return pooled
 }
 
-// errPortTaken means pgbouncer exited because its port was taken.
-var errPortTaken = errors.New("port taken before pgbouncer bound it")
-
 // startPgBouncer runs pgbouncer in dir on port and waits until pooled
-// answers. The test's cleanup stops it.
+// answers (devstack.ErrPortInUse: another process holds the port). The
+// test's cleanup stops it.
 func startPgBouncer(t testing.TB, dir string, port int, pooled string, pc *pgconn.Config, server string, serverConns int) error {
 	t.Helper()
 	ini := fmt.Sprintf(`[databases]
@@ -138,7 +128,7 @@ max_client_conn = 1000
 	if err := waitReachable(pooled, exited); err != nil {
 		out, _ := os.ReadFile(filepath.Join(dir, "pgbouncer.log"))
 		if bytes.Contains(out, []byte("Address already in use")) {
-			return fmt.Errorf("port %d: %w", port, errPortTaken)
+			return fmt.Errorf("%w: pgbouncer on port %d", devstack.ErrPortInUse, port)
 		}
 		return fmt.Errorf("%w; its log:\n%s", err, out)
 	}

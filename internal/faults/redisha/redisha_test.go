@@ -171,25 +171,31 @@ type redisProc struct {
 // startRedis runs bin with a configuration file of conf's lines, on a free
 // port: a TLS port when conf names a certificate (the plain port off).
 // Another process may take the port between its pick and the server's
-// bind; the server then exits saying so, and another port is tried.
+// bind; the server then exits saying so, and another port is tried
+// (devstack.OnFreePort).
 func startRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
 	t.Helper()
-	for range 3 {
-		if r := tryStartRedis(t, bin, name, conf...); r != nil {
-			return r
+	var r *redisProc
+	err := devstack.OnFreePort(func(port int) error {
+		var taken bool
+		r, taken = tryStartRedis(t, bin, name, strconv.Itoa(port), conf...)
+		if taken {
+			return fmt.Errorf("%w: %s on port %d", devstack.ErrPortInUse, name, port)
 		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatalf("%s: three ports taken before the server bound them", name)
-	return nil
+	return r
 }
 
-// tryStartRedis is startRedis on one free port; nil when the server
-// exited because the port was taken.
-func tryStartRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
+// tryStartRedis is startRedis on port; taken when the server exited
+// because the port was taken.
+func tryStartRedis(t *testing.T, bin, name, port string, conf ...string) (r *redisProc, taken bool) {
 	t.Helper()
 	dir := t.TempDir()
-	port := freePort(t)
-	r := &redisProc{port: port}
+	r = &redisProc{port: port}
 	lines := []string{"bind 127.0.0.1", "dir " + dir, `save ""`, "appendonly no", "logfile " + filepath.Join(dir, "log")}
 	opts := &redis.Options{Addr: "127.0.0.1:" + port, DisableIdentity: true}
 	tlsOn := false
@@ -230,30 +236,6 @@ func tryStartRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
 		return string(log)
 	}
 	r.client = redis.NewClient(opts)
-	// The server answers, or exits; an answer on the port counts only
-	// while our server still runs (another one may hold the port).
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		err := r.client.Ping(t.Context()).Err()
-		select {
-		case <-exited:
-			r.client.Close()
-			if log := readLog(); strings.Contains(log, "Address already in use") {
-				t.Logf("%s: port %s taken before the server bound it; trying another", name, port)
-				return nil
-			}
-			t.Fatalf("%s exited at start; its log:\n%s", name, readLog())
-		default:
-		}
-		if err == nil {
-			break
-		}
-		if time.Now().After(deadline) {
-			r.kill()
-			t.Fatalf("%s: no answer within 30 s: %v; its log:\n%s", name, err, readLog())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 	t.Cleanup(func() {
 		r.client.Close()
 		r.kill()
@@ -261,24 +243,27 @@ func tryStartRedis(t *testing.T, bin, name string, conf ...string) *redisProc {
 			t.Logf("%s's log:\n%s", name, readLog())
 		}
 	})
-	return r
+	// An answer on the port counts only while our server still runs:
+	// another one may hold the port it could not bind.
+	waittest.WaitFor(t, 30*time.Second, name+" to answer", func() bool {
+		err := r.client.Ping(t.Context()).Err()
+		select {
+		case <-exited:
+			if taken = strings.Contains(readLog(), "Address already in use"); !taken {
+				t.Fatalf("%s exited at start", name)
+			}
+			return true
+		default:
+		}
+		return err == nil
+	})
+	return r, taken
 }
 
 // kill ends the server with SIGKILL, as a machine that dies would.
 func (r *redisProc) kill() {
 	_ = r.cmd.Process.Signal(syscall.SIGKILL)
 	<-r.exited
-}
-
-// freePort is a free loopback port below the ephemeral range, where no
-// outgoing connection takes it.
-func freePort(t *testing.T) string {
-	t.Helper()
-	port, err := devstack.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strconv.Itoa(port)
 }
 
 // tlsFiles writes a CA and a server certificate for 127.0.0.1 signed by
