@@ -141,6 +141,7 @@ var defaultBeams = []beamRun{{width: 50, dig: 100}, {width: 500, dig: 100},
 func (s *search) beamPhase() (line []int32, stopped bool) {
 	best := 0 // most tiles cleared by a state of an earlier beam
 	s.deferred = 0
+	defer func() { s.beamsCleared = best }()
 	for k, br := range s.sched.beams {
 		if k == s.sched.retro.afterBeams && s.sched.retro.nodes > 0 {
 			switch s.retroPhase(s.sched.retro) {
@@ -167,6 +168,16 @@ func (s *search) beamPhase() (line []int32, stopped bool) {
 			return line, stopped
 		}
 		best = max(best, cleared)
+		if k == s.sched.retro.afterBeams && best*100 < s.sched.openingBelow*len(s.b.l.tiles) {
+			for _, br := range s.sched.openingBeams {
+				s.signals.openingRan = true
+				if line, cleared, stopped = s.beamSearch(br); line != nil || stopped {
+					s.signals.openingWon = line != nil
+					return line, stopped
+				}
+				best = max(best, cleared)
+			}
+		}
 		if k == s.sched.retro.afterBeams && s.sched.retroDeep.nodes > 0 {
 			// The deep table replaces the small one (schedule.retroDeep).
 			s.signals.deepRan = true

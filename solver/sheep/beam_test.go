@@ -735,3 +735,66 @@ func TestBeamReachAgainstOracle(t *testing.T) {
 		t.Fatalf("the weight never mattered: wins %v, lines differ on %d of %d levels", wins, differ, levels)
 	}
 }
+
+// TestWideBeamsInSchedule runs schedules with the wide beams for levels
+// whose beams die early (schedule.openingBeams as the helper has them,
+// farBeams after farAt nodes of the exact pass as the own search) on
+// random small levels: the oracle's verdicts, every plan replayed, the
+// wide beams winning some levels, and each third of those interrupted at
+// random nodes and resumed to the same result (resumes before, at and
+// after farAt must run the far beams as the uninterrupted search did).
+// With openingBelow 0 they never run.
+func TestWideBeamsInSchedule(t *testing.T) {
+	t.Parallel()
+	narrow := []beamRun{{width: 1, dig: 600}, {width: 1, dig: 100}}
+	wide := []beamRun{{width: 8, dig: 10}}
+	for _, tc := range []struct {
+		name  string
+		sched schedule
+	}{
+		{"helper: after the first beam", schedule{first: 4, beams: narrow, retro: retroPlan{nodes: 6, maxLayer: 1 << 10, keep: true},
+			retroDeep: retroPlan{nodes: 60, maxLayer: 1 << 10, keep: true}, tableFirst: true, lateBeams: 50, exactRuns: 8,
+			openingBeams: wide, openingBelow: 50}},
+		{"own: after the retrograde proofs", schedule{first: 4, restart: 20, restarts: 2, restartNear: 80, beams: narrow,
+			retro: retroPlan{nodes: 6, maxLayer: 1 << 10, afterBeams: 1, keep: true}, retroFar: retroPlan{nodes: 20, maxLayer: 1 << 10},
+			farBeams: wide, farAt: 3, openingBelow: 50}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			rng := rand.New(rand.NewPCG(36, 17))
+			off := tc.sched
+			off.openingBelow = 0
+			ran, won, resumes := 0, 0, 0
+			for k := range 1500 {
+				l := mustParse(t, smallLevel(rng))
+				full := solveAgainstOracle(t, k, l, tc.sched)
+				if precheckFail(l) != "" {
+					continue
+				}
+				m, _ := solver.NewMeter(context.Background(), solver.Options{})
+				s := newSearch(l, m, tc.sched)
+				s.solve()
+				if s.signals.openingRan || s.signals.farRan {
+					ran++
+				}
+				if s.signals.openingWon || s.signals.farWon {
+					won++
+					if won%3 == 0 {
+						resumeAtRandom(t, k, l, tc.sched, full, rng, 4)
+						resumes += 4
+					}
+				}
+				m, _ = solver.NewMeter(context.Background(), solver.Options{})
+				s = newSearch(l, m, off)
+				s.solve()
+				if s.signals.openingRan || s.signals.farRan {
+					t.Fatalf("level %d: the wide beams ran with openingBelow 0", k)
+				}
+			}
+			t.Logf("wide beams ran on %d levels, won %d; %d resumes", ran, won, resumes)
+			if won < 10 || ran <= won {
+				t.Fatalf("wide beams ran on %d levels and won %d", ran, won)
+			}
+		})
+	}
+}

@@ -108,11 +108,13 @@ func benchDeals() int {
 // BenchmarkDeals solves SHEEP_DEALS deals of each layout (benchLayout:
 // the game's captures, the stand-ins, generated layouts of other shapes)
 // with SHEEP_BENCH_MS per deal (default 10 s; SHEEP_BENCH_NODES: a node
-// budget instead), with sheep/16, with sheep/16 on two cores (sheep16x2:
-// Solve's portfolio; under a node budget it is sheep/16, which on one core
-// is sheep/15), with that portfolio's helper alone on one core
-// (sheep16helper: its schedule's own time and nodes, which the portfolio
-// hides), with sheep/15 on two cores (sheep15Helper: all the deep
+// budget instead), with sheep/17, with sheep/17 on two cores (sheep17x2:
+// Solve's portfolio; under a node budget it is sheep/17), with that
+// portfolio's helper alone on one core (sheep17helper: its schedule's own
+// time and nodes, which the portfolio hides), with sheep/16 and sheep/16
+// on two cores (sheep16ScheduleFor, sheep16Helper: no wide beams where the
+// narrow ones die early; on one core sheep/16 is sheep/15), with sheep/15
+// on two cores (sheep15Helper: all the deep
 // table's beams before the helper's exact pass), with sheep/14
 // and sheep/14 on two cores (sheep14ScheduleFor, sheep14Helper: no beams
 // that weigh the endgame states within reach), with sheep/13
@@ -157,8 +159,9 @@ func BenchmarkDeals(b *testing.B) {
 			name   string
 			sched  func(*Level) schedule
 			helper *schedule // a portfolio on two cores (a time budget only): its helper
-		}{{"sheep16", scheduleFor, nil}, {"sheep16x2", scheduleFor, &helperSchedule},
-			{"sheep16helper", func(*Level) schedule { return helperSchedule }, nil},
+		}{{"sheep17", scheduleFor, nil}, {"sheep17x2", scheduleFor, &helperSchedule},
+			{"sheep17helper", func(*Level) schedule { return helperSchedule }, nil},
+			{"sheep16", sheep16ScheduleFor, nil}, {"sheep16x2", sheep16ScheduleFor, &sheep16Helper},
 			{"sheep15x2", scheduleFor, &sheep15Helper},
 			{"sheep14", sheep14ScheduleFor, nil}, {"sheep14x2", sheep14ScheduleFor, &sheep14Helper},
 			{"sheep13x2", sheep14ScheduleFor, &sheep13Helper}, {"sheep12x2", sheep14ScheduleFor, &sheep12Helper},
@@ -282,17 +285,33 @@ var sheep14Beams = slices.DeleteFunc(slices.Clone(defaultBeams), func(br beamRun
 // sheep14ScheduleFor is scheduleFor as sheep/14 (and sheep/12 and 13) ran
 // it: sheep14Beams.
 func sheep14ScheduleFor(l *Level) schedule {
-	sc := scheduleFor(l)
+	sc := sheep16ScheduleFor(l)
 	if sc.beams != nil {
 		sc.beams = sheep14Beams
 	}
 	return sc
 }
 
+// sheep16ScheduleFor is scheduleFor as sheep/16 ran it: no wide beams
+// after the retrograde proofs (farBeams).
+func sheep16ScheduleFor(l *Level) schedule {
+	sc := scheduleFor(l)
+	sc.farBeams = nil
+	return sc
+}
+
+// sheep16Helper is the portfolio's helper as sheep/16 ran it: no wide
+// beams after its first one (openingBeams).
+var sheep16Helper = func() schedule {
+	sc := helperSchedule
+	sc.openingBeams = nil
+	return sc
+}()
+
 // sheep15Helper is the portfolio's helper as sheep/15 ran it: every
 // beam with the deep table before its exact pass (no deepLate).
 var sheep15Helper = func() schedule {
-	sc := helperSchedule
+	sc := sheep16Helper
 	sc.deepLate = 0
 	return sc
 }()
@@ -301,7 +320,7 @@ var sheep15Helper = func() schedule {
 // beam again with the deep table, no beams that weigh the endgame states
 // within reach.
 var sheep14Helper = func() schedule {
-	sc := helperSchedule
+	sc := sheep16Helper
 	sc.deepBeams, sc.deepLate = nil, 0
 	return sc
 }()
@@ -309,7 +328,7 @@ var sheep14Helper = func() schedule {
 // sheep13Helper is the portfolio's helper as sheep/13 ran it: no deep
 // table. sheep/14's own search is sheep/13's.
 var sheep13Helper = func() schedule {
-	sc := helperSchedule
+	sc := sheep16Helper
 	sc.retroDeep = retroPlan{}
 	return sc
 }()

@@ -13,11 +13,12 @@ import (
 	"slices"
 )
 
-// Checkpoint payload (inside the solver.Meter envelope), version 12:
+// Checkpoint payload (inside the solver.Meter envelope), version 13:
 //
-//	"SH" 0x0c | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
+//	"SH" 0x0d | level fingerprint (8 bytes, FNV-64a of the canonical JSON)
 //	| uvarint pass | uvarint nodes of the pass so far
-//	| uvarint deferred beams (bit k: the schedule's beam k)
+//	| uvarint deferred beams (bit k: the schedule's beam k; bit
+//	  len(beams): its far beams, search.farBit)
 //	| uvarint frames | per frame: uvarint (next move index within frame)
 //	| uvarint len(best) | best line as uvarint tile indices
 //	| dead states: 0x00 (as they are) or 0x01 (flate) | uvarint length |
@@ -74,7 +75,10 @@ import (
 // but the schedule has two more beams (beams of 1000 that weigh the
 // endgame states within reach, before the beam of 2000): a version 11
 // payload's deferred set names other beams. Version 11 payloads are
-// rejected.
+// rejected. Version 13 (sheep/17) has the layout of version 12, but the
+// deferred set has one more bit, the far beams the unlimited pass runs
+// after farAt nodes (search.farBit): a search resumed from a version 12
+// payload would not run them. Version 12 payloads are rejected.
 //
 // Move lists are a pure function of the state and the pass, so the path is
 // rebuilt by regenerating each frame and clicking move next-1 of every
@@ -90,7 +94,7 @@ import (
 // so pruning it never changes which line is found first), only more or
 // less re-search. The checksum guards against a damaged blob injecting
 // false dead states.
-const payloadMagic = "SH\x0c"
+const payloadMagic = "SH\x0d"
 
 // savedDeadBytes bounds the dead states of the unlimited pass written into
 // one checkpoint, compressed (payloads stay under the 1.3 MB that sheep/2
@@ -353,7 +357,7 @@ func (s *search) resume(p []byte) error {
 		// The run, and so the move order, the saved line was found in.
 		s.exactRun = s.sched.exactRunAt(s.passNodes)
 	}
-	s.deferred = uint64(r.next(1 << len(s.sched.beams)))
+	s.deferred = uint64(r.next(1 << (len(s.sched.beams) + 1))) // and farBit
 	n := len(s.b.l.tiles)
 	depth := r.next(n + 1)
 	s.pushFrame()

@@ -138,7 +138,8 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 	own := s.encode()
 	damaged := append([]byte(nil), own...)
 	damaged[len(damaged)-12] ^= 1
-	// well-formed payloads of the versions before (version 11's deferred
+	// well-formed payloads of the versions before (version 12's deferred
+	// set lacks the far beams, version 11's deferred
 	// beams name sheep/14's beams, version 10's passes do
 	// not cut above the endgame table, version 9's passes do
 	// not cut at the endgame table, version 8's deferred
@@ -154,7 +155,7 @@ func TestResumeRejectsBadBlobs(t *testing.T) {
 		return b
 	}
 	for _, b := range [][]byte{envelope(foreign), envelope(nil), envelope(damaged), envelope([]byte("SH\x02xxxxxxxxxxxxxxxx\xff")),
-		envelope(older(6)), envelope(older(7)), envelope(older(8)), envelope(older(9)), envelope(older(10)), envelope(older(11))} {
+		envelope(older(6)), envelope(older(7)), envelope(older(8)), envelope(older(9)), envelope(older(10)), envelope(older(11)), envelope(older(12))} {
 		if _, err := Solve(context.Background(), l, solver.Options{Resume: b}); err == nil {
 			t.Fatalf("resume from %q accepted", b)
 		}

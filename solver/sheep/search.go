@@ -62,6 +62,28 @@ type schedule struct {
 	// deals the small one does not. A portfolio's helper runs so
 	// (helperRetroDeep).
 	retroDeep retroPlan
+	// openingBeams run right after beam retro.afterBeams, before the deep
+	// table, when no beam so far cleared openingBelow percent of the
+	// tiles: every line the narrow beams kept filled the tray in the
+	// opening. Wide beams with a low dig weight carry more openings
+	// through (docs/sheep.md, "Wide beams where the narrow ones die
+	// early"). A portfolio's helper runs so.
+	openingBeams []beamRun
+	openingBelow int
+	// farBeams run once the unlimited pass has counted farAt nodes, when
+	// no line came near a win (restartNear) and no state of the beam
+	// phase cleared openingBelow percent of the tiles
+	// (search.beamsCleared): the own search's counterpart of
+	// openingBeams. After the retrograde proofs, which decide the
+	// one-tower deals whose beams die early too, and after farAt nodes
+	// of the exact pass, which wins many other such deals within a
+	// second (T33 deal 146, F12 166, L264 952: 0.15–0.5 s, and 3.7–6.2 s
+	// with the beam of 8000 before the pass). The own search's farAt is
+	// its lateBeams, and the far beams run first there: after the
+	// deferred beams, which run wide where a narrow one nears a win, P20
+	// deal 913 was lost.
+	farBeams []beamRun
+	farAt    int64
 	// deepBeams, when set, run with the deep table in place of running
 	// beam retro.afterBeams again (sheep/15: beams that weigh the table's
 	// states within reach, beamRun.reach).
@@ -168,7 +190,16 @@ func (s *search) pressure() bool {
 // The deferred beams run after 1M nodes of the exact pass (sheep/10; 4M
 // before, see lateBeams).
 var restartSchedule = schedule{first: 1 << 15, restart: 1 << 13, restarts: 32, proj: defaultProjections, beams: defaultBeams,
-	restartNear: 80, lateBeams: 1 << 20, retro: defaultRetro, retroFar: defaultRetroFar}
+	restartNear: 80, lateBeams: 1 << 20, retro: defaultRetro, retroFar: defaultRetroFar,
+	farBeams: farBeams, farAt: 1 << 20, openingBelow: 50}
+
+// farBeams: one beam of 8000 with dig 10, for the levels whose beams of
+// 50 and 500 die before half the tiles and that the retrograde search
+// does not prove (sheep/17; docs/sheep.md, "Wide beams where the
+// narrow ones die early"). On the 22 P20 deals sheep/16 left unknown at
+// 10 s in 1,000 it wins 8 alone (69, 74, 395, 431, 475, 702, 867, 913) in
+// 4–6 s of one core; four of them no schedule decided within 90–240 s.
+var farBeams = []beamRun{{width: 8000, dig: 10, perParent: 2}}
 
 // sheep2Schedule is restartSchedule as sheep/2 ran it: 512 restarts, no
 // projection proofs, tray-pressure bound, sleep sets, beams or restart
@@ -245,7 +276,12 @@ type search struct {
 
 	best        []int32 // best partial line over all passes: most tiles cleared, first found
 	bestCleared int
-	fp          uint64 // level fingerprint, checked on resume
+	// beamsCleared is the most tiles a state of the beam phase cleared
+	// (farBeams' gate): a function of the level, as the phase is, where
+	// bestCleared also holds pass 0's line and, after a resume, what the
+	// checkpoint kept.
+	beamsCleared int
+	fp           uint64 // level fingerprint, checked on resume
 
 	cursor    *projCursor // the projection phase (pass 0 only), see project.go
 	parent    *search     // a projection's search: its checkpoints are the parent's
@@ -258,7 +294,8 @@ type search struct {
 	mark    []int32 // scratch of childSleep: per tile, the stamp it was last seen
 	stamp   int32
 	// deferred is the set of the schedule's beams (bit k: beams[k]) the
-	// beam phase deferred (gated or late), for the unlimited pass to run
+	// beam phase deferred (gated or late), and the farBeams (farBit) when
+	// they are due, for the unlimited pass to run
 	// at lateBeams nodes; checkpoints save it.
 	deferred uint64
 	// deadShrink is how much the last checkpoint's dead states shrank
@@ -303,6 +340,10 @@ type testSignals struct {
 	deepRan     bool  // the deep table's retrograde search (retroDeep) ran in the beam phase
 	deepWon     bool  // a beam with the deep table won
 	deepLateWon bool  // one of the deep table's beams run in the unlimited pass (deepLate) won
+	openingRan  bool  // openingBeams ran (the beams before died early)
+	openingWon  bool  // one of openingBeams won
+	farRan      bool  // farBeams ran
+	farWon      bool  // one of farBeams won
 	rowsWrong   int64 // beam reach rows that differ from the row built afresh (checkRows)
 }
 
@@ -431,6 +472,9 @@ func (s *search) solve() outcome {
 						return outStopped
 					}
 				}
+				if len(s.sched.farBeams) > 0 && s.beamsCleared*100 < s.sched.openingBelow*len(s.b.l.tiles) {
+					s.deferred |= s.farBit()
+				}
 				// No line came near a win: skip the restarts,
 				// straight to the exact pass (see restartNear).
 				s.pass = s.sched.restarts
@@ -439,6 +483,29 @@ func (s *search) solve() outcome {
 		}
 		s.nextPass()
 	}
+}
+
+// farBit is the bit of s.deferred that says the schedule's farBeams are
+// due (the one after the beams'): checkpoints keep the deferred set, so
+// a search resumed in the unlimited pass knows it, as it knows the
+// deferred beams.
+func (s *search) farBit() uint64 { return 1 << len(s.sched.beams) }
+
+// farBeamPhase runs the schedule's farBeams, from the start of the level,
+// until one wins (line) or the meter stops (stopped); like the deferred
+// beams, with boards of their own, so the pass goes on where it was when
+// none wins. A checkpoint taken meanwhile keeps the bit and the pass's
+// node count at farAt, so a resumed search runs them again.
+func (s *search) farBeamPhase() (line []int32, stopped bool) {
+	s.signals.farRan = true
+	for _, br := range s.sched.farBeams {
+		if line, _, stopped = s.beamSearch(br); line != nil || stopped {
+			s.signals.farWon = line != nil
+			return line, stopped
+		}
+	}
+	s.deferred &^= s.farBit()
+	return nil, false
 }
 
 // endBeams tells whether beams that returned line and stopped end the
@@ -501,7 +568,12 @@ func (s *search) run() outcome {
 				return out
 			}
 		}
-		if s.deferred != 0 && limit == 0 && (s.passNodes == s.sched.lateBeams || s.sched.lateWide > 0 && s.passNodes == s.sched.lateWide) {
+		if s.deferred&s.farBit() != 0 && limit == 0 && s.passNodes == s.sched.farAt {
+			if out, ended := s.endBeams(s.farBeamPhase()); ended {
+				return out
+			}
+		}
+		if s.deferred&^s.farBit() != 0 && limit == 0 && (s.passNodes == s.sched.lateBeams || s.sched.lateWide > 0 && s.passNodes == s.sched.lateWide) {
 			if out, ended := s.endBeams(s.lateBeamPhase()); ended {
 				return out
 			}

@@ -124,7 +124,7 @@ type kind struct{}
 func New() solver.Kind { return kind{} }
 
 func (kind) Name() string    { return Name }
-func (kind) Version() string { return "sheep/16" }
+func (kind) Version() string { return "sheep/17" }
 
 func (kind) Parse(data []byte) (solver.Level, error) { return Parse(data) }
 
