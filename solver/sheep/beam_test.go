@@ -771,9 +771,7 @@ func TestWideBeamsInSchedule(t *testing.T) {
 				if precheckFail(l) != "" {
 					continue
 				}
-				m, _ := solver.NewMeter(context.Background(), solver.Options{})
-				s := newSearch(l, m, tc.sched)
-				s.solve()
+				s := solvedSearch(l, tc.sched)
 				if s.signals.openingRan || s.signals.farRan {
 					ran++
 				}
@@ -784,10 +782,7 @@ func TestWideBeamsInSchedule(t *testing.T) {
 						resumes += 4
 					}
 				}
-				m, _ = solver.NewMeter(context.Background(), solver.Options{})
-				s = newSearch(l, m, off)
-				s.solve()
-				if s.signals.openingRan || s.signals.farRan {
+				if s := solvedSearch(l, off); s.signals.openingRan || s.signals.farRan {
 					t.Fatalf("level %d: the wide beams ran with openingBelow 0", k)
 				}
 			}

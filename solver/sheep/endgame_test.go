@@ -184,9 +184,7 @@ func TestEndgameInSchedule(t *testing.T) {
 				if precheckFail(l) != "" {
 					continue
 				}
-				m, _ := solver.NewMeter(context.Background(), solver.Options{})
-				s := newSearch(l, m, tc.sched)
-				s.solve()
+				s := solvedSearch(l, tc.sched)
 				if s.signals.endgameWon {
 					won++
 				}

@@ -169,3 +169,12 @@ func solveAgainstOracle(t testing.TB, k int, l *Level, sched schedule) solver.Re
 	}
 	return res
 }
+
+// solvedSearch runs a search of l under sched without a budget to its end
+// and returns it, for tests that look at its signals and state.
+func solvedSearch(l *Level, sched schedule) *search {
+	m, _ := solver.NewMeter(context.Background(), solver.Options{})
+	s := newSearch(l, m, sched)
+	s.solve()
+	return s
+}
