@@ -2,7 +2,6 @@ package sheep
 
 import (
 	"math"
-	"math/bits"
 	"slices"
 )
 
@@ -355,7 +354,6 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 		seen.clear()
 		for pi, b := range cur {
 			arena, scratch = b.genMoves(arena[:0], scratch, 0, nil)
-			dug := b.dugOut()
 			within := 0 // the endgame states within reach of b, for br.reach
 			if rows != nil && br.reach > 0 {
 				within = rootWithin
@@ -401,7 +399,7 @@ func (s *search) beamSearch(br beamRun) (line []int32, cleared int, stopped bool
 					continue
 				}
 				if b.l.slots-b.traySize < 3 || b.tripleWithin() {
-					score := b.beamEval(br.dig, dug+int64(l.beneath[mv]))
+					score := b.beamEval(br.dig)
 					if br.noise > 0 {
 						score += int64(mix64(h^(0x9E3779B97F4A7C15*(br.seed+1))) % uint64(br.noise))
 					}
@@ -756,10 +754,10 @@ func (b *board) copyFrom(o *board) {
 	b.removed = append(b.removed[:0], o.removed...)
 	b.hash = o.hash
 	b.clk = append(b.clk[:0], o.clk...)
-	b.pos = append(b.pos[:0], o.pos...)
+	b.clkBits = append(b.clkBits[:0], o.clkBits...)
 	b.clkTyp = append(b.clkTyp[:0], o.clkTyp...)
 	b.tray = append(b.tray[:0], o.tray...)
-	b.traySize, b.left, b.depth = o.traySize, o.left, o.depth
+	b.traySize, b.left, b.depth, b.dug = o.traySize, o.left, o.depth, o.dug
 	b.undoP, b.undoK = b.undoP[:0], b.undoK[:0]
 }
 
@@ -772,11 +770,7 @@ func (b *board) copyFrom(o *board) {
 // tiles whose partners are clickable (cheap to clear). Without the dig
 // term a beam of 500 wins none of L255w deals 0–19 (it dies out after
 // 110–230 clicks); with dig 10, 30, 100 it wins 17, 18, 20 of them.
-//
-// dug is b.dugOut(): the beam counts it once per parent and adds the
-// click's tile (its children differ from it by that tile alone), where
-// counting it for each child was a tenth of a beam's time.
-func (b *board) beamEval(dig, dug int64) int64 {
+func (b *board) beamEval(dig int64) int64 {
 	s := -1000 * int64(b.traySize)
 	s += 40 * int64(len(b.clk))
 	for t, c := range b.tray {
@@ -790,20 +784,7 @@ func (b *board) beamEval(dig, dug int64) int64 {
 			s += 100
 		}
 	}
-	return s + dig*dug
-}
-
-// dugOut is the number of tiles that lay transitively beneath each
-// clicked tile, summed over the clicked tiles (beamEval's tiles dug out).
-func (b *board) dugOut() int64 {
-	var dug int64
-	for w, word := range b.removed {
-		for word != 0 {
-			dug += int64(b.l.beneath[w*64+bits.TrailingZeros64(word)])
-			word &= word - 1
-		}
-	}
-	return dug
+	return s + dig*b.dug
 }
 
 // hashSet is a set of 64-bit state hashes: a beam's layer asks it once

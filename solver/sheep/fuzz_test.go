@@ -54,7 +54,7 @@ func FuzzReplay(f *testing.F) {
 		for _, c := range clicks {
 			i := int32(int(c) % n)
 			o, err := replay(l, append(line, i))
-			clickable := b.pos[i] >= 0
+			clickable := b.clickable(i)
 			if (err == nil) != clickable {
 				t.Fatalf("replay err %v, board clickable %t", err, clickable)
 			}

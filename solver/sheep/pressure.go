@@ -40,7 +40,7 @@ type pressure struct {
 	typ    []uint8 // the level's dense type of each tile
 	epoch  int64
 	seen   []int64  // epoch when a tile was reached by the walk
-	ready  []int32  // remaining coverers with a small closure, this epoch
+	ready  []int16  // remaining coverers with a small closure, this epoch
 	local  []int8   // a small closure's tile: its bit in the closure sets, -1: none
 	sets   []uint64 // closures as bitsets over local bits, by local bit
 	queue  []int32
@@ -53,7 +53,7 @@ func newPressure(l *Level) *pressure {
 		upAt:   make([]int32, n+1),
 		typ:    l.typ,
 		seen:   make([]int64, n),
-		ready:  make([]int32, n),
+		ready:  make([]int16, n),
 		local:  make([]int8, n),
 		byType: make([][]uint64, len(l.types)),
 	}

@@ -120,7 +120,7 @@ func deadEndSwaps(l *Level, order []int32) [][2]int32 {
 					continue
 				}
 				for _, d := range order {
-					if l.typ[d] == uint8(t) && b.pos[d] < 0 && b.removed[d>>6]&(1<<(uint(d)&63)) == 0 {
+					if l.typ[d] == uint8(t) && !b.clickable(d) && b.removed[d>>6]&(1<<(uint(d)&63)) == 0 {
 						out = append(out, [2]int32{c, d})
 					}
 				}

@@ -3,6 +3,8 @@ package sheep
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -119,5 +121,51 @@ func TestBeneathCounts(t *testing.T) {
 		if l.beneath[i] != w {
 			t.Fatalf("beneath %v, want %v", l.beneath, want)
 		}
+	}
+}
+
+// TestBoardKeepsDug: board.dug, which apply and undo keep, is Level.beneath
+// summed over the removed tiles after every click and undo of random
+// walks, and a copy (copyFrom, as the beam makes its boards) is the same
+// state with the same dug.
+func TestBoardKeepsDug(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 34))
+	sum := func(b *board) int64 {
+		var dug int64
+		for i := range b.l.tiles {
+			if b.removed[i>>6]&(1<<(uint(i)&63)) != 0 {
+				dug += int64(b.l.beneath[i])
+			}
+		}
+		return dug
+	}
+	checked := 0
+	for range 300 {
+		l := mustParse(t, smallLevel(rng))
+		b := newBoard(l)
+		var path []int32
+		for range 40 {
+			if len(path) > 0 && (len(b.clk) == 0 || rng.IntN(3) == 0) {
+				b.undo(path[len(path)-1])
+				path = path[:len(path)-1]
+			} else if len(b.clk) > 0 {
+				mv := b.clk[rng.IntN(len(b.clk))]
+				b.apply(mv)
+				path = append(path, mv)
+			}
+			if got, want := b.dug, sum(b); got != want {
+				t.Fatalf("after %v: dug %d, want %d", path, got, want)
+			}
+			c := b.sibling()
+			c.copyFrom(b)
+			if c.dug != b.dug || c.hash != b.hash || !slices.Equal(c.cov, b.cov) || !slices.Equal(c.clkBits, b.clkBits) || !slices.Equal(c.clk, b.clk) {
+				t.Fatalf("after %v: the copy differs", path)
+			}
+			checked++
+		}
+	}
+	if checked < 10000 {
+		t.Fatalf("only %d states checked", checked)
 	}
 }

@@ -141,7 +141,7 @@ func TestSleepInvariant(t *testing.T) {
 			}
 			top := s.frames[len(s.frames)-1]
 			for _, z := range s.sleep[top.sleepAt:top.sleepEnd] {
-				if s.b.pos[z] < 0 || !s.b.legal(z) {
+				if !s.b.clickable(z) || !s.b.legal(z) {
 					t.Fatalf("level %d: asleep move %d after %v is not a legal click", k, z, s.path)
 				}
 				removed := uint32(s.b.removed[0]) | 1<<z
